@@ -1,0 +1,110 @@
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { invalid } from './errors.ts';
+import fp from 'fastify-plugin';
+import { randomUUID } from 'node:crypto';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import auth from './plugins/auth.ts';
+import cors from './plugins/cors.ts';
+import decrypt from './plugins/decrypt.ts';
+import envelope, { sendError } from './plugins/envelope.ts';
+import services from './plugins/services.ts';
+import storage from './plugins/storage.ts';
+import swagger from './plugins/swagger.ts';
+import frequencyRoutes from './routes/frequencies.ts';
+import healthRoutes from './routes/health.ts';
+import keyRoutes from './routes/keys.ts';
+import linkRoutes from './routes/links.ts';
+import pageRoutes from './routes/pages.ts';
+import authenticationRoutes from './routes/authentication.ts';
+import orderRoutes from './routes/orders.ts';
+import paymentRoutes from './routes/payments.ts';
+import sandboxRoutes from './routes/sandbox.ts';
+import scheduler from './plugins/scheduler.ts';
+import helmet from './plugins/helmet.ts';
+import staticFiles from './plugins/static.ts';
+import embedRoutes from './routes/embed.ts';
+import { loadMasterKey } from './crypto/master-key.ts';
+import { systemClock, type Clock } from './services/clock.ts';
+import type { TemplateSource } from './pages/checkout-page.ts';
+import { validatorCompiler } from './validation.ts';
+
+export type AppOptions = {
+  config: Config;
+  clock?: Clock | undefined;
+  /** Development: page templates from Vite's dev server instead of dist/widget. */
+  templates?: TemplateSource | undefined;
+};
+
+/** The whole backend as one plugin: infrastructure first, then one route module per resource. */
+export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, clock = systemClock, templates }) => {
+  const fastify = instance.withTypeProvider<ZodTypeProvider>();
+  fastify.setValidatorCompiler(validatorCompiler);
+  fastify.setSerializerCompiler(serializerCompiler);
+
+  await fastify.register(envelope);
+  await fastify.register(storage, { config });
+  // Read (or, in development, created) once: it seals private keys and derives the other server secrets.
+  const masterKey = loadMasterKey(config);
+  await fastify.register(services, { config, clock, masterKey });
+  await fastify.register(auth);
+  await fastify.register(decrypt, { masterKey });
+  await fastify.register(cors);
+  await fastify.register(helmet);
+  await fastify.register(staticFiles, { distDir: config.widgetDir, cachePages: config.environment === 'production', templates });
+  await fastify.register(swagger, { publicBaseUrl: config.publicBaseUrl });
+
+  await fastify.register(healthRoutes);
+  await fastify.register(frequencyRoutes);
+  await fastify.register(linkRoutes);
+  await fastify.register(keyRoutes);
+  await fastify.register(orderRoutes);
+  await fastify.register(paymentRoutes);
+  await fastify.register(sandboxRoutes);
+  await fastify.register(authenticationRoutes);
+  await fastify.register(embedRoutes, { masterKey, publicBaseUrl: config.publicBaseUrl });
+  await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });
+  await fastify.register(scheduler, { intervalMs: 15_000 });
+};
+
+/** Server options shared by the process entry and the tests: request ids, body limit, redacted logs. */
+export function serverOptions(config: Pick<Config, 'logLevel'>, logStream?: NodeJS.WritableStream): FastifyServerOptions {
+  return {
+    logger: {
+      level: config.logLevel,
+      ...(logStream ? { stream: logStream } : {}),
+      redact: { paths: ['req.headers["api-key"]', 'req.headers.authorization', 'req.body', 'res.body'], remove: true },
+    },
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: 64 * 1024,
+    // Opening the embedded database and applying migrations can take a while on a small, busy machine.
+    pluginTimeout: 60_000,
+    // Frame session tokens carry the embedding page's origin in the path.
+    routerOptions: { maxParamLength: 1024 },
+    // Errors the router raises before any route runs (undecodable or oversize addresses) get the envelope too.
+    frameworkErrors: (error, _request, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void sendError(
+        reply as unknown as FastifyReply,
+        invalid(tooLong ? 'The address is too long.' : 'The address is not a valid URL.', tooLong ? 414 : 400),
+      );
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  };
+}
+
+export type BuildOptions = Omit<AppOptions, 'config'> & {
+  serverFactory?: FastifyServerOptions['serverFactory'];
+  /** Where log lines go (default stdout); tests read them to prove what never reaches a log. */
+  logStream?: NodeJS.WritableStream;
+};
+
+export async function buildApp(config: Config, { serverFactory, logStream, ...options }: BuildOptions = {}): Promise<FastifyInstance> {
+  const fastify = Fastify({ ...serverOptions(config, logStream), ...(serverFactory ? { serverFactory } : {}) });
+  // Unencapsulated so the process entry and tests see the app's decorators (storage, services).
+  await fastify.register(fp(app, { name: 'checkout' }), { config, ...options });
+  await fastify.ready();
+  return fastify;
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where `npm run build` puts the widget: dist/widget at the project root. */
+const DEFAULT_WIDGET_DIR = fileURLToPath(new URL('../dist/widget', import.meta.url));
+
+/**
+ * The process configuration, read from the environment once at start-up and validated. Nothing else in the
+ * backend reads `process.env`: everything receives the parsed `Config`.
+ */
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' })
+    .optional(),
+  CHECKOUT_DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, { message: 'must be a lower-case SQL identifier' })
+    .optional(),
+  CHECKOUT_MASTER_KEY: z
+    .string()
+    .refine((text) => Buffer.from(text, 'base64').length === 32, { message: 'must be 32 bytes in base64' })
+    .optional(),
+  LOG_LEVEL: z.enum(logLevels).default('info'),
+  CHECKOUT_WIDGET_DIR: z.string().min(1).optional(),
+  // Fractions are allowed so demos and end-to-end tests can watch an account expire (0.1 = 6 seconds).
+  TRANSFER_EXPIRY_MINUTES: z.coerce.number().min(0.05).max(7 * 24 * 60).default(30),
+});
+
+export type Config = {
+  environment: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  publicBaseUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** PostgreSQL schema for all tables (default: the connection's search_path). */
+  databaseSchema: string | undefined;
+  /** 32 bytes; undefined in development means "use or create the key file in the data folder". */
+  masterKey: Buffer | undefined;
+  logLevel: (typeof logLevels)[number];
+  transferExpiryMinutes: number;
+  /** The built widget the backend serves (checkout page, assets, embed.js). */
+  widgetDir: string;
+};
+
+export class ConfigError extends Error {}
+
+export function readConfig(env: Record<string, string | undefined>): Config {
+  // Empty variables count as unset, the way shells and .env files usually mean them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '')} (got ${JSON.stringify(env[name])}).`);
+  }
+  const values = parsed.data;
+  if (values.NODE_ENV === 'production' && !values.CHECKOUT_MASTER_KEY) {
+    throw new ConfigError('Invalid configuration: CHECKOUT_MASTER_KEY is required when NODE_ENV=production.');
+  }
+  const publicBaseUrl = (values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
+  return {
+    environment: values.NODE_ENV,
+    host: values.HOST,
+    port: values.PORT,
+    publicBaseUrl,
+    dataDir: path.resolve(values.CHECKOUT_DATA_DIR),
+    databaseUrl: values.DATABASE_URL,
+    databaseSchema: values.DATABASE_SCHEMA,
+    masterKey: values.CHECKOUT_MASTER_KEY ? Buffer.from(values.CHECKOUT_MASTER_KEY, 'base64') : undefined,
+    logLevel: values.LOG_LEVEL,
+    transferExpiryMinutes: values.TRANSFER_EXPIRY_MINUTES,
+    widgetDir: values.CHECKOUT_WIDGET_DIR ? path.resolve(values.CHECKOUT_WIDGET_DIR) : DEFAULT_WIDGET_DIR,
+  };
+}

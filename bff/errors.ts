@@ -1,0 +1,35 @@
+import { ERROR_CODES, type ErrorCode } from '../shared/envelope.ts';
+
+/**
+ * Errors are values with a code from the closed set of protocol.md section 1. Services throw them through the
+ * factories below; the envelope plugin turns them into the response. The HTTP status follows from the code,
+ * except where a more precise status exists for the same meaning (413 for an oversize body, 405 for a wrong method).
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly httpStatus: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: { httpStatus?: number; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.httpStatus = options.httpStatus ?? ERROR_CODES[code];
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const invalid = (message: string, httpStatus?: number) => new AppError('VAL400', message, httpStatus ? { httpStatus } : {});
+export const unauthenticated = (message: string) => new AppError('AUTH401', message);
+export const forbidden = (message: string) => new AppError('AUTH403', message);
+export const notFound = (message: string) => new AppError('NF404', message);
+export const conflict = (message: string) => new AppError('CON409', message);
+export const idempotencyMismatch = (message: string) => new AppError('IDEM422', message);
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError('RATE429', `Too many requests. Try again in ${retryAfterSeconds} seconds.`, {
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}

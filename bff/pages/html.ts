@@ -1,0 +1,45 @@
+/** Server-rendered pages: every interpolated value is escaped; no inline script or style (strict CSP). */
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => ENTITIES[character]!);
+}
+
+export class SafeHtml {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+}
+
+/** Tagged template: values are escaped unless they are already SafeHtml (or arrays of it). */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+  let out = strings[0] ?? '';
+  values.forEach((value, index) => {
+    out += render(value) + (strings[index + 1] ?? '');
+  });
+  return new SafeHtml(out);
+}
+
+function render(value: unknown): string {
+  if (value instanceof SafeHtml) return value.text;
+  if (Array.isArray(value)) return value.map(render).join('');
+  if (value === null || value === undefined || value === false) return '';
+  return escapeHtml(String(value));
+}
+
+export function page(options: { title: string; lang?: string; body: SafeHtml }): string {
+  return html`<!doctype html>
+<html lang="${options.lang ?? 'en'}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${options.title}</title>
+<link rel="stylesheet" href="/assets/pages.css">
+</head>
+<body>
+${options.body}
+</body>
+</html>
+`.text;
+}

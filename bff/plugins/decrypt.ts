@@ -1,0 +1,69 @@
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { bindKeys } from '../../shared/binding.ts';
+import { UNREADABLE_DATA_MESSAGE } from '../../shared/encrypted.ts';
+import { describeIssue } from '../../shared/validation.ts';
+import { deriveRejectionSecret } from '../crypto/legacy-rsa.ts';
+import { PayloadDecryptor } from '../crypto/payload-decryptor.ts';
+import { PayloadKeys } from '../crypto/payload-keys.ts';
+import { RsaPool, RsaPoolSaturatedError } from '../crypto/rsa-pool.ts';
+import { invalid, rateLimited } from '../errors.ts';
+import { findActiveEncryptionKeys } from '../repositories/merchants.ts';
+import { RequestValidationError } from '../validation.ts';
+import { callerOf } from './auth.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    payloadKeys: PayloadKeys;
+    rsaPool: RsaPool;
+  }
+  interface FastifyRequest {
+    /**
+     * Decrypts `body.data` (route body schema `encryptedBodySchema`) with the caller's keys, binds the JSON's keys
+     * case-insensitively and validates it. Unreadable data is always the same VAL400; an invalid field is the
+     * VAL400 naming it, as for a plain body.
+     */
+    decryptPayload<T>(schema: z.ZodType<T>): Promise<T>;
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function parseJsonObject(bytes: Uint8Array): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(utf8.decode(bytes));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export default fp<{ masterKey: Buffer }>(
+  async (app, { masterKey }) => {
+    const keys = new PayloadKeys(masterKey, (merchantId, mode) => findActiveEncryptionKeys(app.storage, merchantId, mode));
+    const pool = new RsaPool();
+    const decryptor = new PayloadDecryptor(keys, pool, deriveRejectionSecret(masterKey));
+    app.decorate('payloadKeys', keys);
+    app.decorate('rsaPool', pool);
+    app.addHook('onClose', async () => pool.close());
+
+    app.decorateRequest('decryptPayload', async function decryptPayload<T>(this: FastifyRequest, schema: z.ZodType<T>): Promise<T> {
+      const caller = callerOf(this);
+      const data = (this.body as { data?: unknown } | null | undefined)?.data;
+      let plaintext: Uint8Array | undefined;
+      try {
+        plaintext = typeof data === 'string' ? await decryptor.decrypt(caller, data) : undefined;
+      } catch (error) {
+        if (error instanceof RsaPoolSaturatedError) throw rateLimited(1);
+        throw error;
+      }
+      const json = plaintext && parseJsonObject(plaintext);
+      if (!json) throw invalid(UNREADABLE_DATA_MESSAGE);
+      const result = schema.safeParse(bindKeys(json, schema), { reportInput: true });
+      if (!result.success) throw new RequestValidationError(describeIssue(result.error.issues[0]!));
+      return result.data;
+    });
+  },
+  { name: 'decrypt', dependencies: ['services', 'auth'] },
+);

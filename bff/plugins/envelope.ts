@@ -1,0 +1,92 @@
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode, ErrorEnvelope } from '../../shared/envelope.ts';
+import { AppError, isAppError } from '../errors.ts';
+
+/**
+ * One place turns every failure into the protocol.md envelope: our own errors, Fastify's (bad JSON, oversize
+ * bodies, wrong content type, validation), unknown routes, wrong methods and anything unexpected. A 5xx
+ * carries the request id and nothing about the internals.
+ */
+const FASTIFY_ERRORS: Record<string, (error: FastifyError) => AppError> = {
+  FST_ERR_VALIDATION: (error) => new AppError('VAL400', error.message),
+  FST_ERR_CTP_INVALID_JSON_BODY: () => new AppError('VAL400', 'The request body is not valid JSON.'),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new AppError('VAL400', 'The request body is empty; a JSON object is required.'),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError('VAL400', 'The request body is too large.', { httpStatus: 413 }),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
+    new AppError('VAL400', 'The Content-Type header must be application/json.', { httpStatus: 415 }),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new AppError('VAL400', 'The Content-Length header does not match the body.'),
+  FST_ERR_CTP_INVALID_TYPE: () => new AppError('VAL400', 'The Content-Type header is invalid.', { httpStatus: 415 }),
+};
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = { 401: 'AUTH401', 403: 'AUTH403', 404: 'NF404', 409: 'CON409', 422: 'IDEM422', 429: 'RATE429' };
+
+function toAppError(error: FastifyError): AppError | undefined {
+  if (isAppError(error)) return error;
+  const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
+  if (known) return known(error);
+  const status = error.statusCode;
+  if (status && status >= 400 && status < 500) {
+    return new AppError(CODE_BY_STATUS[status] ?? 'VAL400', 'The request could not be processed.', { httpStatus: status });
+  }
+  return undefined;
+}
+
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  const body: ErrorEnvelope = { status: 'failed', statusCode: error.code, message: error.message };
+  return reply.code(error.httpStatus).headers(error.headers).type('application/json; charset=utf-8').send(body);
+}
+
+type RouteEntry = { methods: string[]; pattern: RegExp };
+
+export default fp(
+  async (app) => {
+    const routes: RouteEntry[] = [];
+    app.addHook('onRoute', (route) => {
+      // CORS preflight answers OPTIONS everywhere; it says nothing about which methods a path serves.
+      const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(String).filter((method) => method !== 'OPTIONS');
+      if (methods.length === 0) return;
+      const source = route.url
+        .split('/')
+        .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/');
+      routes.push({ methods, pattern: new RegExp(`^${source}$`) });
+    });
+
+    app.addHook('onSend', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+    });
+
+    app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const known = toAppError(error);
+      if (known) {
+        if (known.httpStatus >= 500) request.log.error({ err: error }, 'request failed');
+        return sendError(reply, known);
+      }
+      request.log.error({ err: error }, 'unexpected error');
+      const body: ErrorEnvelope = {
+        status: 'failed',
+        statusCode: 'ERR500',
+        message: `An unexpected error occurred. Quote request id ${request.id} to support.`,
+        requestId: request.id,
+      };
+      return reply.code(500).type('application/json; charset=utf-8').send(body);
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      const path = (request.url.split('?')[0] ?? '/').slice(0, 200);
+      const allowed = [...new Set(routes.filter((route) => route.pattern.test(path)).flatMap((route) => route.methods))];
+      if (allowed.length > 0) {
+        return sendError(
+          reply,
+          new AppError('NF404', `The method ${request.method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`, {
+            httpStatus: 405,
+            headers: { allow: allowed.join(', ') },
+          }),
+        );
+      }
+      return sendError(reply, new AppError('NF404', `No endpoint answers ${request.method} ${path}.`));
+    });
+  },
+  { name: 'envelope' },
+);

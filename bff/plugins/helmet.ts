@@ -1,0 +1,36 @@
+import fp from 'fastify-plugin';
+import helmet from '@fastify/helmet';
+import { contentSecurityPolicy } from '../security/csp.ts';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Replaces the page's Content-Security-Policy: who may frame it, and where its forms may go. */
+    pagePolicy(policy: { frameAncestors?: readonly string[]; formAction?: readonly string[] }): FastifyReply;
+  }
+}
+
+/**
+ * Security headers on every response (helmet): a strict CSP with no inline script or style and no eval, nosniff,
+ * a referrer policy, HSTS. Framing is refused (`frame-ancestors 'none'`) unless a route opens it to the
+ * merchant's allowed origins. Resources may be loaded cross-origin (merchants load embed.js from us).
+ */
+export default fp(
+  async (app) => {
+    await app.register(helmet, {
+      // The CSP is set below from one builder, so routes can open framing to a merchant's origins.
+      contentSecurityPolicy: false,
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+      crossOriginOpenerPolicy: false,
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      // CSP frame-ancestors decides framing; X-Frame-Options cannot name the merchant's origins.
+      xFrameOptions: false,
+    });
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.header('content-security-policy', contentSecurityPolicy({}));
+    });
+    app.decorateReply('pagePolicy', function pagePolicy(this: import('fastify').FastifyReply, policy) {
+      return this.header('content-security-policy', contentSecurityPolicy(policy));
+    });
+  },
+  { name: 'helmet' },
+);

@@ -1,0 +1,41 @@
+import fp from 'fastify-plugin';
+import { hkdfSync } from 'node:crypto';
+import type { Config } from '../config.ts';
+import { SandboxProcessor } from '../processor/sandbox.ts';
+import type { Clock } from '../services/clock.ts';
+import { FeeService } from '../services/fees.ts';
+import { LinkService } from '../services/links.ts';
+import { MerchantService } from '../services/merchants.ts';
+import { OrderService } from '../services/orders.ts';
+import { PaymentService } from '../services/payments.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    clock: Clock;
+    merchants: MerchantService;
+    links: LinkService;
+    fees: FeeService;
+    payments: PaymentService;
+    orders: OrderService;
+  }
+}
+
+/** Builds the domain services once, on the app's storage and clock, and hands them to the routes. */
+export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
+  async (app, { config, clock, masterKey }) => {
+    const otpSecret = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'checkout sandbox one-time codes', 32));
+    const links = new LinkService(app.storage, config.publicBaseUrl);
+    const payments = new PaymentService(app.storage, new SandboxProcessor(() => clock.now()), clock, {
+      publicBaseUrl: config.publicBaseUrl,
+      transferExpiryMinutes: config.transferExpiryMinutes,
+      otpSecret,
+    });
+    app.decorate('clock', clock);
+    app.decorate('merchants', new MerchantService(app.storage, masterKey));
+    app.decorate('links', links);
+    app.decorate('fees', new FeeService(app.storage));
+    app.decorate('payments', payments);
+    app.decorate('orders', new OrderService(app.storage, links, payments));
+  },
+  { name: 'services', dependencies: ['storage'] },
+);

@@ -1,0 +1,36 @@
+import fp from 'fastify-plugin';
+import staticFiles from '@fastify/static';
+import { builtTemplates, WidgetPages, type TemplateSource } from '../pages/checkout-page.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    widgetPages: WidgetPages;
+  }
+}
+
+/**
+ * The built widget (dist/widget) under /widget/, with the element manifest and embed.d.ts, and the embed script
+ * at /embed.js. In development Vite serves /widget/ itself and hands page templates in through `templates`.
+ * Hashed assets are cached for a year; the embed script's URL is stable, so it is cached briefly.
+ */
+export default fp<{ distDir: string; cachePages: boolean; templates?: TemplateSource | undefined }>(
+  async (app, { distDir, cachePages, templates }) => {
+    await app.register(staticFiles, {
+      root: distDir,
+      prefix: '/widget/',
+      index: false,
+      wildcard: true,
+      cacheControl: false,
+      setHeaders: (response, filePath) => {
+        response.header('cache-control', /[\\/]assets[\\/]/.test(filePath) ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+        // TypeScript declarations for merchants (embed.d.ts): text, not the MPEG stream `.ts` would map to.
+        if (filePath.endsWith('.d.ts')) response.header('content-type', 'text/plain; charset=utf-8');
+      },
+    });
+    app.get('/embed.js', { schema: { hide: true } }, async (_request, reply) =>
+      reply.header('cache-control', 'public, max-age=300').sendFile('embed.js', distDir),
+    );
+    app.decorate('widgetPages', new WidgetPages(templates ?? builtTemplates(distDir, cachePages)));
+  },
+  { name: 'static' },
+);

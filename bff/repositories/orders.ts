@@ -1,0 +1,90 @@
+import type { FeeRule } from '../domain/fees.ts';
+import type { Mode } from '../domain/merchant.ts';
+import type { Customer, Order } from '../domain/order.ts';
+import { ORDER_TRANSITIONS, type OrderEvent, type StatusId } from '../domain/order-state.ts';
+import type { Queryable } from '../storage/storage.ts';
+
+type OrderRow = {
+  id: number; merchant_id: number; mode: Mode; reference: string; processor_reference: string; amount_minor: number;
+  currency: string; description: string | null; items: { name: string; amountMinor: number }[]; redirect_url: string | null;
+  payment_link_id: number | null; frequency_id: number | null; number_of_payments: number | null; auth_option: 'AUTH' | 'NOAUTH';
+  fee_rules: FeeRule[]; status_id: StatusId; created_at: Date; updated_at: Date;
+  customer_id: number; email: string; first_name: string; last_name: string; mobile: string | null; country: string | null;
+};
+
+const SELECT_ORDER = `SELECT o.*, c.email, c.first_name, c.last_name, c.mobile, c.country
+  FROM orders o JOIN customers c ON c.id = o.customer_id`;
+
+function toOrder(row: OrderRow): Order {
+  return {
+    id: row.id, merchantId: row.merchant_id, mode: row.mode, reference: row.reference, processorReference: row.processor_reference,
+    customer: { id: row.customer_id, email: row.email, firstName: row.first_name, lastName: row.last_name, mobile: row.mobile, country: row.country?.trim() ?? null },
+    amountMinor: row.amount_minor, currency: row.currency, description: row.description, items: row.items, redirectUrl: row.redirect_url,
+    paymentLinkId: row.payment_link_id, frequencyId: row.frequency_id, numberOfPayments: row.number_of_payments, authOption: row.auth_option,
+    feeRules: row.fee_rules, statusId: row.status_id, createdAt: row.created_at, updatedAt: row.updated_at,
+  };
+}
+
+export async function upsertCustomer(db: Queryable, merchantId: number, mode: Mode, customer: Omit<Customer, 'id'>): Promise<Customer> {
+  const [row] = await db.query<{ id: number }>(
+    `INSERT INTO customers (merchant_id, mode, email, first_name, last_name, mobile, country)
+     VALUES ($1, $2, lower($3), $4, $5, $6, $7)
+     ON CONFLICT (merchant_id, mode, email) DO UPDATE
+       SET first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
+           mobile = COALESCE(EXCLUDED.mobile, customers.mobile), country = COALESCE(EXCLUDED.country, customers.country)
+     RETURNING id`,
+    [merchantId, mode, customer.email, customer.firstName, customer.lastName, customer.mobile, customer.country],
+  );
+  return { ...customer, email: customer.email.toLowerCase(), id: row!.id };
+}
+
+export type NewOrder = Omit<Order, 'id' | 'customer' | 'statusId' | 'createdAt' | 'updatedAt'> & { customerId: number; paymentMeta: unknown };
+
+/** Inserts the order, or returns undefined when the merchant already used this reference. */
+export async function insertOrder(db: Queryable, order: NewOrder): Promise<number | undefined> {
+  const [row] = await db.query<{ id: number }>(
+    `INSERT INTO orders (merchant_id, mode, reference, processor_reference, customer_id, amount_minor, currency, description, items,
+       redirect_url, payment_link_id, frequency_id, number_of_payments, auth_option, fee_rules, payment_meta)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+     ON CONFLICT (merchant_id, mode, reference) DO NOTHING RETURNING id`,
+    [order.merchantId, order.mode, order.reference, order.processorReference, order.customerId, order.amountMinor, order.currency,
+      order.description, JSON.stringify(order.items), order.redirectUrl, order.paymentLinkId, order.frequencyId, order.numberOfPayments,
+      order.authOption, JSON.stringify(order.feeRules), order.paymentMeta === undefined ? null : JSON.stringify(order.paymentMeta)],
+  );
+  return row?.id;
+}
+
+export async function findOrder(db: Queryable, merchantId: number, mode: Mode, reference: string): Promise<Order | undefined> {
+  const [row] = await db.query<OrderRow>(`${SELECT_ORDER} WHERE o.merchant_id = $1 AND o.mode = $2 AND o.reference = $3`, [merchantId, mode, reference]);
+  return row && toOrder(row);
+}
+
+export async function findOrderById(db: Queryable, id: number): Promise<Order | undefined> {
+  const [row] = await db.query<OrderRow>(`${SELECT_ORDER} WHERE o.id = $1`, [id]);
+  return row && toOrder(row);
+}
+
+/** Takes the order's row lock for the rest of the transaction: concurrent attempts on one order queue here. */
+export async function lockOrder(db: Queryable, id: number): Promise<StatusId | undefined> {
+  const [row] = await db.query<{ status_id: StatusId }>('SELECT status_id FROM orders WHERE id = $1 FOR UPDATE', [id]);
+  return row?.status_id;
+}
+
+/** Applies a state-machine event; false when the order is not in a state the event may start from. */
+export async function transitionOrder(db: Queryable, id: number, event: OrderEvent): Promise<boolean> {
+  const { from, to } = ORDER_TRANSITIONS[event];
+  const rows = await db.query('UPDATE orders SET status_id = $2, updated_at = now() WHERE id = $1 AND status_id = ANY($3::smallint[]) RETURNING id', [id, to, from]);
+  return rows.length === 1;
+}
+
+export async function insertEvent(db: Queryable, orderId: number, name: string, source: 'client' | 'system', detail: unknown): Promise<void> {
+  await db.query('INSERT INTO order_events (order_id, name, source, detail) VALUES ($1, $2, $3, $4)', [orderId, name, source, detail === undefined ? null : JSON.stringify(detail)]);
+}
+
+export async function listEvents(db: Queryable, orderId: number): Promise<{ name: string; source: string; detail: unknown; createdAt: Date }[]> {
+  const rows = await db.query<{ name: string; source: string; detail: unknown; created_at: Date }>(
+    'SELECT name, source, detail, created_at FROM order_events WHERE order_id = $1 ORDER BY id',
+    [orderId],
+  );
+  return rows.map((row) => ({ name: row.name, source: row.source, detail: row.detail, createdAt: row.created_at }));
+}

@@ -1,0 +1,76 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorEnvelopeSchema, successEnvelope } from '../../shared/envelope.ts';
+import { FrameTokens } from '../crypto/frame-token.ts';
+import { forbidden, invalid } from '../errors.ts';
+import { messagePage } from '../pages/authentication.ts';
+import { callerOf } from '../plugins/auth.ts';
+import { isOriginAllowed, normaliseOrigin } from '../security/origins.ts';
+
+/**
+ * Embedding: the embed script asks for a frame session from the merchant's page (the browser says which
+ * origin in the Origin header), and gets a frame URL that only that origin may frame, for a few hours.
+ */
+const FRAME_SESSION_HOURS = 4;
+
+export const embedSessionResponseSchema = successEnvelope(
+  z.object({ frameUrl: z.string(), frameOrigin: z.string(), parentOrigin: z.string(), expiresAt: z.string() }),
+).meta({ id: 'EmbedSessionResponse' });
+
+const routes: FastifyPluginAsyncZod<{ masterKey: Buffer; publicBaseUrl: string }> = async (app, { masterKey, publicBaseUrl }) => {
+  const tokens = new FrameTokens(masterKey);
+  const frameOrigin = new URL(publicBaseUrl).origin;
+
+  app.post(
+    '/checkout/embed/sessions',
+    {
+      config: { auth: 'any' },
+      schema: {
+        summary: 'Open an embedding session for the page calling it',
+        description: "Called by embed.js from the merchant's page. The page's origin must be one the merchant allowed (localhost too for test keys).",
+        tags: ['Embedding'],
+        security: [{ apiKey: [] }],
+        response: { 200: embedSessionResponseSchema, 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const origin = request.headers.origin;
+      if (!origin) throw invalid('The Origin header is required.');
+      const parentOrigin = normaliseOrigin(origin);
+      if (!parentOrigin || !isOriginAllowed(parentOrigin, caller.merchant, caller.mode)) {
+        throw forbidden(`The origin ${origin.slice(0, 200)} is not allowed to embed this merchant's checkout.`);
+      }
+      const expiresAt = app.clock.now().getTime() + FRAME_SESSION_HOURS * 3_600_000;
+      const token = tokens.sign({ merchantId: caller.merchant.id, mode: caller.mode, origin: parentOrigin, expiresAt });
+      return {
+        status: 'success' as const,
+        statusCode: '00',
+        message: 'Embedding session opened',
+        data: { frameUrl: `${publicBaseUrl}/checkout/frame/${token}`, frameOrigin, parentOrigin, expiresAt: new Date(expiresAt).toISOString().slice(0, -1) },
+      };
+    },
+  );
+
+  app.get(
+    '/checkout/frame/:token',
+    { schema: { summary: 'The checkout app, framed by the page that opened the session (HTML)', tags: ['Embedding'], params: z.object({ token: z.string().max(2048) }) } },
+    async (request, reply) => {
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      const claims = tokens.verify(request.params.token, app.clock.now());
+      const merchant = claims && (await app.merchants.find(claims.merchantId));
+      if (!claims || !merchant || merchant.disabled) {
+        return reply.code(403).send(messagePage('Checkout unavailable', 'This checkout session is not valid or has expired. Reload the page to start again.'));
+      }
+      // Only the page that opened the session may frame the checkout, and only while the merchant still allows it.
+      if (!isOriginAllowed(claims.origin, merchant, claims.mode)) {
+        return reply.code(403).send(messagePage('Checkout unavailable', 'This site is no longer allowed to show this checkout.'));
+      }
+      const page = await app.widgetPages.render('checkout.html', { 'parent-origin': claims.origin, embedded: true });
+      if (!page) return reply.code(503).send(messagePage('Checkout unavailable', 'The checkout app has not been built. Run npm run build.'));
+      return reply.pagePolicy({ frameAncestors: [claims.origin] }).send(page);
+    },
+  );
+};
+
+export default routes;

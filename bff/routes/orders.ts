@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { encryptedBodySchema } from '../../shared/encrypted.ts';
+import { errorEnvelopeSchema } from '../../shared/envelope.ts';
+import { trackEventPlainSchema, trackEventResponseSchema } from '../../shared/events.ts';
+import { createOrderPlainSchema, createOrderResponseSchema, referencePlainSchema } from '../../shared/orders.ts';
+import { orderStatusResponseSchema } from '../../shared/payments.ts';
+import { verifyResponseSchema } from '../../shared/verify.ts';
+import { callerOf } from '../plugins/auth.ts';
+
+const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
+const security = [{ apiKey: [] }];
+const encrypted = (plain: z.ZodType) =>
+  `Encrypted: \`data\` carries the plain JSON below (schema ${String(z.globalRegistry.get(plain)?.id ?? '')} in components), as a JWE or the legacy RSA block.`;
+
+const routes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/checkout/order/create',
+    {
+      config: { auth: 'any' },
+      schema: {
+        summary: 'Create order',
+        description: `${encrypted(createOrderPlainSchema)}\n\nIdempotent on the reference: the same reference with the same details returns the existing order in its current state; other details under a used reference are CON409.`,
+        tags: ['Orders'],
+        security,
+        body: encryptedBodySchema,
+        response: { 200: createOrderResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const plain = await request.decryptPayload(createOrderPlainSchema);
+      return { status: 'success' as const, statusCode: '01' as const, message: 'Created order successfully', data: await app.orders.create(callerOf(request), plain) };
+    },
+  );
+
+  app.post(
+    '/checkout/order/status',
+    {
+      config: { auth: 'any' },
+      schema: {
+        summary: 'Confirm order status (snake case)',
+        description: encrypted(referencePlainSchema),
+        tags: ['Orders'],
+        security,
+        body: encryptedBodySchema,
+        response: { 200: orderStatusResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { reference } = await request.decryptPayload(referencePlainSchema);
+      const status = await app.orders.status(callerOf(request), reference);
+      return {
+        is_final_status: status.isFinal,
+        requery_needed: status.requery,
+        requery_type: status.requery ? 'status' : null,
+        status: 'success' as const,
+        status_code: '00' as const,
+        message: 'Order Status fetched successfully',
+        data: status.data,
+      };
+    },
+  );
+
+  app.post(
+    '/checkout/order/event/track',
+    {
+      config: { auth: 'any' },
+      schema: {
+        summary: 'Track order event (encrypted only)',
+        description: encrypted(trackEventPlainSchema),
+        tags: ['Orders'],
+        security,
+        body: encryptedBodySchema,
+        response: { 200: trackEventResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const event = await request.decryptPayload(trackEventPlainSchema);
+      await app.orders.track(callerOf(request), event);
+      return { status: 'success' as const, statusCode: '00' as const, message: 'Event logged successfully', data: null };
+    },
+  );
+
+  app.post(
+    '/checkout/order/verify',
+    {
+      config: { auth: 'secret' },
+      schema: {
+        summary: 'Verify order (server side, secret key)',
+        description: 'What a merchant server calls before fulfilling an order. Plain body.',
+        tags: ['Orders'],
+        security,
+        body: referencePlainSchema,
+        response: { 200: verifyResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      status: 'success' as const,
+      statusCode: '00',
+      message: 'Order details fetched successfully',
+      data: await app.orders.verify(callerOf(request), request.body.reference),
+    }),
+  );
+};
+
+export default routes;

@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import type { TrackEventPlain } from '../../shared/events.ts';
+import { toMajorUnits } from '../../shared/money.ts';
+import { PAYMENT_OPTIONS, type CreateOrderData, type CreateOrderPlain } from '../../shared/orders.ts';
+import { formatTimestamp } from '../../shared/timestamps.ts';
+import { randomAlphanumeric } from '../crypto/api-keys.ts';
+import { computeFee } from '../domain/fees.ts';
+import type { Caller } from '../domain/merchant.ts';
+import type { Order } from '../domain/order.ts';
+import { STATUS_NAMES } from '../domain/order-state.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
+import * as linkRepository from '../repositories/links.ts';
+import * as orders from '../repositories/orders.ts';
+import * as payments from '../repositories/payments.ts';
+import type { Storage } from '../storage/storage.ts';
+import { amountInMinorUnits, merchantFeeRules } from './fees.ts';
+import type { LinkService } from './links.ts';
+import { toSubsidiary } from './links.ts';
+import { presentCustomer, presentStatus, presentVerify, representativePayment } from './order-views.ts';
+import type { PaymentService } from './payments.ts';
+
+/** Keys a client might use to smuggle card data into an event's details; they are never stored. */
+const SENSITIVE_KEY = /card|cvv|cvc|pan|pin|number|expir|secret|key|password/i;
+
+export class OrderService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly links: LinkService,
+    private readonly paymentService: PaymentService,
+  ) {}
+
+  async create(caller: Caller, plain: CreateOrderPlain): Promise<CreateOrderData> {
+    const { merchant, mode } = caller;
+    const currency = plain.order.currency;
+    const amountMinor = amountInMinorUnits(plain.order.amount, currency, 'order.amount');
+    const items = (plain.order.items ?? [{ name: 'Summary', amount: plain.order.amount }]).map((item, index) => ({
+      name: item.name,
+      amountMinor: amountInMinorUnits(item.amount, currency, `order.items[${index}].amount`),
+    }));
+    if (items.reduce((sum, item) => sum + item.amountMinor, 0) !== amountMinor) {
+      throw invalid('The order.items field amounts must add up to order.amount.');
+    }
+
+    let authOption: 'AUTH' | 'NOAUTH' = 'NOAUTH';
+    let redirectUrl = plain.payment?.RedirectUrl ?? null;
+    const linkId = plain.payment?.paymentlinkid;
+    let link: linkRepository.StoredLink | undefined;
+    if (linkId !== undefined) {
+      link = await linkRepository.findLinkById(this.storage, merchant.id, linkId);
+      if (!link || link.mode !== mode) throw notFound(`No payment link with id ${linkId} exists for this merchant.`);
+      if (!link.isActive) throw conflict('This payment link is no longer active.');
+      if (link.payerLimit > 0 && link.uses >= link.payerLimit) throw conflict('This payment link has reached its limit of payments.');
+      if (link.currency !== currency) throw invalid(`The order.currency field must be ${link.currency}, the payment link's currency.`);
+      if (link.amountMinor !== null && link.amountMinor !== amountMinor) {
+        throw invalid(`The order.amount field must be ${toMajorUnits(link.amountMinor, currency)}, the payment link's amount.`);
+      }
+      authOption = link.authOption;
+      redirectUrl ??= link.website;
+    }
+
+    const feeRules = merchantFeeRules(merchant);
+    const created = await this.storage.transaction(async (tx) => {
+      const customer = await orders.upsertCustomer(tx, merchant.id, mode, {
+        email: plain.customer.email,
+        firstName: plain.customer.firstname,
+        lastName: plain.customer.lastname,
+        mobile: plain.customer.mobile ?? null,
+        country: plain.customer.country?.toUpperCase() ?? null,
+      });
+      const id = await orders.insertOrder(tx, {
+        merchantId: merchant.id,
+        mode,
+        reference: plain.order.reference,
+        processorReference: `CKO${randomAlphanumeric(17).toUpperCase()}`,
+        customerId: customer.id,
+        amountMinor,
+        currency,
+        description: plain.order.description ?? null,
+        items,
+        redirectUrl,
+        paymentLinkId: link?.id ?? null,
+        frequencyId: plain.payment?.frequencyId ?? null,
+        numberOfPayments: plain.payment?.numberOfPayments ?? null,
+        authOption,
+        feeRules,
+        paymentMeta: plain.paymentMeta,
+      });
+      if (id === undefined) return undefined;
+      await orders.insertEvent(tx, id, 'order-created', 'system', null);
+      return orders.findOrderById(tx, id);
+    });
+    if (created) return this.presentCreated(caller, created, link ?? null);
+
+    // The reference is taken. The same order asked for again (a reload in a new tab, a retry after a lost answer)
+    // gets that order back, in its current state; different details under the same reference are refused.
+    const existing = await orders.findOrder(this.storage, merchant.id, mode, plain.order.reference);
+    const same =
+      existing !== undefined &&
+      existing.amountMinor === amountMinor &&
+      existing.currency === currency &&
+      existing.customer.email.toLowerCase() === plain.customer.email.toLowerCase() &&
+      existing.paymentLinkId === (link?.id ?? null) &&
+      existing.items.length === items.length &&
+      existing.items.every((item, index) => item.name === items[index]?.name && item.amountMinor === items[index]?.amountMinor);
+    if (!same) throw conflict(`An order with reference ${plain.order.reference} already exists for this merchant with other details.`);
+    return this.presentCreated(caller, existing, link ?? null);
+  }
+
+  private async presentCreated(caller: Caller, order: Order, link: linkRepository.StoredLink | null): Promise<CreateOrderData> {
+    const quote = computeFee(order.feeRules, 'C', order.currency, order.amountMinor);
+    const major = (minor: number) => toMajorUnits(minor, order.currency);
+    const savedCards = await payments.listSavedCards(this.storage, order.customer.id);
+    return {
+      order: {
+        reference: order.reference,
+        processorReference: order.processorReference,
+        orderPaymentReference: null,
+        amount: major(order.amountMinor),
+        fee: major(quote.feeMinor),
+        feeRate: quote.rate,
+        statusId: order.statusId,
+        status: STATUS_NAMES[order.statusId],
+        currency: order.currency,
+        narration: order.description,
+        paymentLinkId: link?.id ?? null,
+        recurringPaymentId: null,
+        paymentLinkReference: link?.reference ?? null,
+        recurringPaymentReference: null,
+      },
+      subsidiary: toSubsidiary(caller.merchant),
+      customer: presentCustomer(order),
+      payment: { code: null, source: null, selectedOption: null, accountNumber: null, bankProviderName: null },
+      otherPaymentOptions: paymentOptionsFor(order.currency),
+      savedCards: savedCards.map((card) => ({ token: card.token, brand: card.brand, first6: card.first6, last4: card.last4, expiry: card.expiry })),
+      subsidiaryOrderSummary: {
+        orderName: `${caller.merchant.name} Order ${order.reference}`,
+        totalAmount: major(order.amountMinor),
+        reference: order.reference,
+        currency: order.currency,
+        orderItems: order.items.map((item) => ({ name: item.name, amount: major(item.amountMinor) })),
+      },
+    };
+  }
+
+  async findOwn(caller: Caller, reference: string): Promise<Order> {
+    const order = await orders.findOrder(this.storage, caller.merchant.id, caller.mode, reference);
+    if (!order) throw notFound(`No order with reference ${reference} exists for this merchant.`);
+    return order;
+  }
+
+  async status(caller: Caller, reference: string) {
+    const order = await this.findOwn(caller, reference);
+    await this.paymentService.expireDueTransfer(order);
+    const all = await payments.listPayments(this.storage, order.id);
+    return presentStatus(order, representativePayment(all));
+  }
+
+  async verify(caller: Caller, reference: string) {
+    let order = await this.findOwn(caller, reference);
+    if (await this.paymentService.expireDueTransfer(order)) order = await this.findOwn(caller, reference);
+    const all = await payments.listPayments(this.storage, order.id);
+    const link = order.paymentLinkId === null ? undefined : await linkRepository.findLinkById(this.storage, order.merchantId, order.paymentLinkId);
+    return presentVerify(order, all, caller.merchant, link ? this.links.present(link, caller.merchant) : null);
+  }
+
+  async track(caller: Caller, event: TrackEventPlain): Promise<void> {
+    const order = await this.findOwn(caller, event.orderreference);
+    const detail = Object.fromEntries(
+      Object.entries(event)
+        .filter(([key]) => key !== 'eventname' && key !== 'orderreference' && !SENSITIVE_KEY.test(key))
+        .slice(0, 20)
+        .map(([key, value]) => [key.slice(0, 64), typeof value === 'string' ? value.slice(0, 500) : typeof value === 'number' || typeof value === 'boolean' ? value : null]),
+    );
+    await orders.insertEvent(this.storage, order.id, event.eventname, 'client', Object.keys(detail).length > 0 ? detail : null);
+  }
+
+  async timeline(caller: Caller, reference: string) {
+    const order = await this.findOwn(caller, reference);
+    return (await orders.listEvents(this.storage, order.id)).map((entry) => ({ ...entry, createdAt: formatTimestamp(entry.createdAt) }));
+  }
+}
+
+/** Bank transfer pays into Nigerian accounts, so it is offered for NGN orders only. */
+export function paymentOptionsFor(currency: string) {
+  const options: { code: string; name: string; currency: string }[] = [{ code: 'C', name: PAYMENT_OPTIONS.C, currency }];
+  if (currency === 'NGN') options.push({ code: 'bank-transfer', name: PAYMENT_OPTIONS['bank-transfer'], currency });
+  return options;
+}
+
+export const newPaymentReference = () => `PAY${randomBytes(12).toString('hex').toUpperCase()}`;

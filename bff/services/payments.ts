@@ -1,0 +1,429 @@
+import { createHmac } from 'node:crypto';
+import { detectBrand, digitsOnly, firstSix, lastFour, normaliseExpiryYear } from '../../shared/card.ts';
+import { toMajorUnits } from '../../shared/money.ts';
+import type { PayOrderData, PayOrderPlain, PayOrderResponse } from '../../shared/payments.ts';
+import { formatTimestamp } from '../../shared/timestamps.ts';
+import { computeFee } from '../domain/fees.ts';
+import type { Caller } from '../domain/merchant.ts';
+import type { Order, Payment } from '../domain/order.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
+import { RESPONSE_MESSAGES, type ChargeOutcome, type PaymentProcessor } from '../processor/processor.ts';
+import * as linkRepository from '../repositories/links.ts';
+import * as orders from '../repositories/orders.ts';
+import * as payments from '../repositories/payments.ts';
+import type { Queryable, Storage } from '../storage/storage.ts';
+import type { Clock } from './clock.ts';
+import { amountInMinorUnits } from './fees.ts';
+import { presentOrderPayment } from './order-views.ts';
+import { newPaymentReference } from './orders.ts';
+
+export type PaymentSettings = { publicBaseUrl: string; transferExpiryMinutes: number; otpSecret: Buffer };
+
+const BRAND_NAMES: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', verve: 'Verve', amex: 'American Express', unknown: 'Card' };
+const MAX_AUTH_ATTEMPTS = 3;
+const TRANSFER_AWAITED = 'Awaiting bank transfer: send the exact amount to the account shown before it expires.';
+
+type SettledOutcome = Exclude<ChargeOutcome, { kind: 'authenticate' }>;
+
+/**
+ * Payment attempts on orders: card (with and without 3-D Secure, new or saved), bank transfer, and the timed
+ * expiry of transfer accounts. Each attempt moves through the order state machine in short transactions guarded
+ * by the current state; the processor is asked between them, never inside one.
+ */
+export class PaymentService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly processor: PaymentProcessor,
+    private readonly clock: Clock,
+    private readonly settings: PaymentSettings,
+  ) {}
+
+  async pay(caller: Caller, plain: PayOrderPlain): Promise<PayOrderResponse> {
+    const order = await orders.findOrder(this.storage, caller.merchant.id, caller.mode, plain.reference);
+    if (!order) throw notFound(`No order with reference ${plain.reference} exists for this merchant.`);
+    const option = plain.paymentoption;
+    let savedCard: payments.SavedCardRow | undefined;
+    if (option === 'C') {
+      if (plain.cardToken) {
+        savedCard = await payments.findSavedCard(this.storage, order.customer.id, plain.cardToken);
+        if (!savedCard) throw notFound('No saved card with this token exists for this customer.');
+        if (!plain.card?.cvv) throw invalid('The card.cvv field is required.');
+      } else if (!plain.card) {
+        throw invalid('The card field is required.');
+      } else {
+        for (const field of ['cardnumber', 'expirymonth', 'expiryyear'] as const) {
+          if (plain.card[field] === undefined) throw invalid(`The card.${field} field is required.`);
+        }
+      }
+    } else if (order.currency !== 'NGN') {
+      throw invalid('The paymentoption field bank-transfer is available for NGN orders only.');
+    }
+
+    const card = plain.card;
+    const number = card?.cardnumber && !savedCard ? digitsOnly(card.cardnumber) : undefined;
+    const brand = savedCard?.brand ?? (number ? detectBrand(number) : undefined);
+    const fee = computeFee(order.feeRules, option, order.currency, order.amountMinor);
+    const now = this.clock.now();
+    const reference = newPaymentReference();
+    const payment = await this.storage.transaction(async (tx) => {
+      await this.closeOpenAttempts(tx, order, now);
+      const inserted = await payments.insertPayment(tx, {
+        orderId: order.id,
+        reference,
+        option,
+        amountMinor: order.amountMinor,
+        feeMinor: fee.feeMinor,
+        customerFeeMinor: fee.customerFeeMinor,
+        subsidiaryFeeMinor: fee.subsidiaryFeeMinor,
+        totalMinor: fee.totalMinor,
+        feeRate: fee.rate,
+        instrument: option === 'C' ? `${BRAND_NAMES[brand ?? 'unknown']} ****${savedCard?.last4 ?? lastFour(number ?? '')}` : 'Bank transfer',
+        cardBrand: option === 'C' ? (brand ?? 'unknown') : null,
+        cardFirst6: savedCard?.first6 ?? (number ? firstSix(number) : null),
+        cardLast4: savedCard?.last4 ?? (number ? lastFour(number) : null),
+        cardExpiry: savedCard?.expiry ?? (card?.expirymonth && card.expiryyear !== undefined ? `${String(card.expirymonth).padStart(2, '0')}/${String(normaliseExpiryYear(card.expiryyear)).slice(-2)}` : null),
+        saveCard: Boolean(card?.save) && !savedCard,
+        remarks: 'Order payment initiated',
+        now,
+      });
+      await orders.transitionOrder(tx, order.id, 'attempt-started');
+      await orders.insertEvent(tx, order.id, 'payment-started', 'system', { paymentReference: reference, option });
+      return inserted;
+    });
+
+    const charge = { amountMinor: fee.totalMinor, currency: order.currency, reference, authenticationRequired: order.authOption === 'AUTH' };
+    if (option === 'bank-transfer') return this.respond(order, await this.openTransfer(order, payment), caller.merchant.name);
+
+    let outcome: ChargeOutcome;
+    try {
+      outcome = savedCard
+        ? await this.processor.chargeSavedCard(savedCard.token, card!.cvv, charge)
+        : await this.processor.chargeCard(
+            { number: number!, expiryMonth: card!.expirymonth!, expiryYear: card!.expiryyear!, cvv: card!.cvv, pin: card!.pin },
+            charge,
+          );
+    } catch {
+      outcome = { kind: 'declined', code: '91' };
+    }
+    if (outcome.kind === 'authenticate') {
+      const waiting = await this.storage.transaction(async (tx) => {
+        const updated = await payments.transitionPayment(
+          tx,
+          payment.id,
+          'await-authentication',
+          { stage: 'authentication', authSession: outcome.session, responseCode: '02', responseMessage: RESPONSE_MESSAGES['02'] },
+          { stage: 'processing', now: this.clock.now() },
+        );
+        await orders.transitionOrder(tx, order.id, 'attempt-pending');
+        await orders.insertEvent(tx, order.id, 'authentication-required', 'system', { paymentReference: reference });
+        return updated;
+      });
+      return this.respond(order, waiting ?? payment, caller.merchant.name);
+    }
+    return this.respond(order, await this.settle(order, payment, outcome, 'processing'), caller.merchant.name);
+  }
+
+  /**
+   * One attempt at a time: a paid order refuses, an attempt being processed refuses, and attempts left waiting
+   * (abandoned 3-D Secure, an unused transfer account) are closed so only the new one can succeed.
+   */
+  private async closeOpenAttempts(tx: Queryable, order: Order, now: Date): Promise<void> {
+    const status = await orders.lockOrder(tx, order.id);
+    if (status === 5) throw conflict('This order has already been paid.');
+    if (status === 6) throw conflict('This order has been reversed and cannot be paid.');
+    for (const open of await payments.listOpenPayments(tx, order.id)) {
+      if (open.stage === 'processing') throw conflict('A payment for this order is already being processed.');
+      if (open.stage === 'transfer' && open.receivedMinor > 0) {
+        throw conflict('A bank transfer for this order has already received part of the money; send the rest to the same account.');
+      }
+      const message = 'Superseded by a new payment attempt';
+      await payments.transitionPayment(tx, open.id, 'supersede', { stage: 'done', responseCode: '12', responseMessage: message, remarks: message }, { now });
+    }
+  }
+
+  private async openTransfer(order: Order, payment: Payment): Promise<Payment> {
+    const charge = { amountMinor: payment.totalMinor, currency: order.currency, reference: payment.reference, authenticationRequired: false };
+    // A fresh account number may, rarely, collide with an earlier one: ask again.
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const account = await this.processor.openTransferAccount(charge);
+        const now = this.clock.now();
+        const updated = await this.storage.transaction(async (tx) => {
+          const waiting = await payments.transitionPayment(
+            tx,
+            payment.id,
+            'await-transfer',
+            {
+              stage: 'transfer',
+              transferAccount: account.accountNumber,
+              transferBank: account.bankName,
+              transferExpiresAt: new Date(now.getTime() + this.settings.transferExpiryMinutes * 60_000),
+              responseCode: '02',
+              responseMessage: 'Awaiting transfer',
+            },
+            { stage: 'processing', now },
+          );
+          await orders.transitionOrder(tx, order.id, 'attempt-pending');
+          await orders.insertEvent(tx, order.id, 'transfer-account-issued', 'system', { paymentReference: payment.reference });
+          return waiting;
+        });
+        return updated ?? payment;
+      } catch (error) {
+        if (attempt >= 2 || (error as { code?: string }).code !== '23505') {
+          return this.settle(order, payment, { kind: 'declined', code: '91' }, 'processing');
+        }
+      }
+    }
+  }
+
+  /** Ends an attempt with the processor's verdict, guarded by the stage it must still be in. */
+  private async settle(order: Order, payment: Payment, outcome: SettledOutcome, stage: Payment['stage'], extra: payments.PaymentPatch = {}): Promise<Payment> {
+    try {
+      const settled = await this.storage.transaction((tx) => this.settleWithin(tx, order, payment, outcome, stage, extra));
+      return settled ?? (await payments.findPaymentByReference(this.storage, payment.reference)) ?? payment;
+    } catch (error) {
+      // The unique index on successful payments refused a second success: the order was paid by another attempt.
+      if ((error as { code?: string }).code !== '23505') throw error;
+      return this.settle(order, payment, { kind: 'declined', code: '12' }, stage, { remarks: 'Order already paid by another attempt; nothing was charged' });
+    }
+  }
+
+  /** The same inside a caller's transaction; undefined when the guard finds the payment already moved on. */
+  private async settleWithin(
+    tx: Queryable,
+    order: Order,
+    payment: Payment,
+    outcome: SettledOutcome,
+    stage: Payment['stage'],
+    extra: payments.PaymentPatch,
+  ): Promise<Payment | undefined> {
+    const now = this.clock.now();
+    if (outcome.kind === 'approved') {
+      const approved = await payments.transitionPayment(
+        tx,
+        payment.id,
+        'approve',
+        { stage: 'done', responseCode: '00', responseMessage: RESPONSE_MESSAGES['00'], remarks: 'Payment approved', confirmedAt: now, ...extra },
+        { stage, now },
+      );
+      if (!approved) return undefined;
+      await orders.transitionOrder(tx, order.id, 'paid');
+      if (approved.saveCard && approved.cardFirst6 && approved.cardLast4 && approved.cardExpiry && outcome.cardToken) {
+        await payments.saveCard(tx, order.customer.id, {
+          token: outcome.cardToken,
+          brand: approved.cardBrand ?? 'unknown',
+          first6: approved.cardFirst6,
+          last4: approved.cardLast4,
+          expiry: approved.cardExpiry,
+        });
+      }
+      if (order.paymentLinkId !== null) await linkRepository.countLinkUse(tx, order.paymentLinkId);
+      await orders.insertEvent(tx, order.id, 'payment-approved', 'system', { paymentReference: payment.reference });
+      return approved;
+    }
+    const message = RESPONSE_MESSAGES[outcome.code];
+    const declined = await payments.transitionPayment(
+      tx,
+      payment.id,
+      'decline',
+      { stage: 'done', responseCode: outcome.code, responseMessage: message, remarks: `Payment declined: ${message}`, ...extra },
+      { stage, now },
+    );
+    if (!declined) return undefined;
+    await orders.transitionOrder(tx, order.id, 'attempt-failed');
+    await orders.insertEvent(tx, order.id, 'payment-declined', 'system', { paymentReference: payment.reference, code: outcome.code });
+    return declined;
+  }
+
+  /** The envelope of a pay answer: 00 approved, 02 pending, or the decline code with status failed. */
+  respond(order: Order, payment: Payment, merchantName: string): PayOrderResponse {
+    const major = (minor: number) => toMajorUnits(minor, order.currency);
+    const data: PayOrderData = {
+      paymentDetail: {
+        redirectUrl: payment.stage === 'authentication' ? this.authenticationUrl(payment.reference) : null,
+        recipientAccount: payment.transferAccount,
+        paymentReference: payment.reference,
+      },
+      bankTransferDetails:
+        payment.option === 'bank-transfer' && payment.transferAccount && payment.transferExpiresAt
+          ? {
+              bankAccount: payment.transferAccount,
+              accountName: merchantName,
+              bankName: payment.transferBank ?? '',
+              amount: major(payment.totalMinor),
+              amountPaid: major(payment.receivedMinor),
+              amountDue: major(Math.max(0, payment.totalMinor - payment.receivedMinor)),
+              expiresAt: formatTimestamp(payment.transferExpiresAt),
+            }
+          : null,
+      orderPayment: presentOrderPayment(order, payment),
+    };
+    if (payment.statusId === 5) return { status: 'success', statusCode: '00', message: 'Payment successful', data };
+    if (payment.stage === 'authentication') return { status: 'success', statusCode: '02', message: RESPONSE_MESSAGES['02'], data };
+    if (payment.stage === 'transfer') return { status: 'success', statusCode: '02', message: TRANSFER_AWAITED, data };
+    return { status: 'failed', statusCode: payment.responseCode, message: payment.responseMessage, data };
+  }
+
+  authenticationUrl(paymentReference: string): string {
+    return `${this.settings.publicBaseUrl}/checkout/3ds/${paymentReference}`;
+  }
+
+  /** The sandbox issuer's one-time code for a payment: derived, so nothing secret is stored. */
+  oneTimeCode(paymentReference: string): string {
+    const digest = createHmac('sha256', this.settings.otpSecret).update(paymentReference).digest();
+    return String(digest.readUInt32BE(0) % 1_000_000).padStart(6, '0');
+  }
+
+  async findForAuthentication(paymentReference: string): Promise<{ payment: Payment; order: Order } | undefined> {
+    const payment = await payments.findPaymentByReference(this.storage, paymentReference);
+    if (!payment || payment.option !== 'C') return undefined;
+    const order = await orders.findOrderById(this.storage, payment.orderId);
+    return order && { payment, order };
+  }
+
+  /**
+   * The customer's answer on the hosted authentication page. A wrong code leaves attempts; the third wrong code,
+   * or "fail", ends the payment. Replays of a finished authentication change nothing.
+   */
+  async authenticate(
+    paymentReference: string,
+    answer: { action: 'approve' | 'fail'; code: string },
+  ): Promise<{ kind: 'finished'; payment: Payment; order: Order } | { kind: 'retry'; attemptsLeft: number; payment: Payment; order: Order }> {
+    const found = await this.findForAuthentication(paymentReference);
+    if (!found) throw notFound('No payment awaits authentication under this reference.');
+    const { payment, order } = found;
+    if (payment.stage !== 'authentication' || !payment.authSession) return { kind: 'finished', payment, order };
+    let passed = answer.action === 'approve';
+    if (passed && answer.code.trim() !== this.oneTimeCode(paymentReference)) {
+      const attempts = payment.authAttempts + 1;
+      if (attempts < MAX_AUTH_ATTEMPTS) {
+        const updated = await payments.transitionPayment(this.storage, payment.id, 'await-authentication', { authAttempts: attempts }, { stage: 'authentication', now: this.clock.now() });
+        return { kind: 'retry', attemptsLeft: MAX_AUTH_ATTEMPTS - attempts, payment: updated ?? payment, order };
+      }
+      passed = false;
+    }
+    let outcome: SettledOutcome;
+    try {
+      outcome = await this.processor.completeAuthentication(payment.authSession, passed);
+    } catch {
+      outcome = { kind: 'declined', code: '91' };
+    }
+    await orders.insertEvent(this.storage, order.id, 'authentication-finished', 'system', { paymentReference, passed });
+    const settled = await this.settle(order, payment, outcome, 'authentication');
+    return { kind: 'finished', payment: settled, order };
+  }
+
+  /** Where the customer goes after authenticating: the order's RedirectUrl (or the link's website), else the hosted result page. */
+  returnUrl(order: Order, payment: Payment): string {
+    const target = new URL(order.redirectUrl ?? `${this.settings.publicBaseUrl}/checkout/result`);
+    target.searchParams.set('reference', order.reference);
+    target.searchParams.set('status', payment.statusId === 5 ? 'successful' : payment.statusId === 2 ? 'pending' : 'failed');
+    return target.toString();
+  }
+
+  /**
+   * Sandbox: money arrives on a transfer account. Short leaves the payment pending with the rest due; exact or
+   * more completes it (the excess is recorded). Recording and deciding happen in one transaction under the
+   * order's lock, so two arrivals at once are both counted.
+   */
+  async receiveTransfer(caller: Caller, accountNumber: string, amount: number) {
+    const found = await payments.findPaymentByAccount(this.storage, accountNumber);
+    const order = found && (await orders.findOrderById(this.storage, found.orderId));
+    if (!found || !order || order.merchantId !== caller.merchant.id || order.mode !== caller.mode) {
+      throw notFound(`No transfer account ${accountNumber} exists for this merchant.`);
+    }
+    const amountMinor = amountInMinorUnits(amount, order.currency, 'amount');
+    await this.expireDueTransfer(order);
+    const now = this.clock.now();
+    const payment = await this.storage.transaction(async (tx) => {
+      await orders.lockOrder(tx, order.id);
+      const current = await payments.findPaymentByReference(tx, found.reference);
+      if (!current || current.stage !== 'transfer' || current.statusId !== 2) {
+        throw conflict(current?.responseCode === '04' ? 'This account number has expired.' : 'This account is no longer open for this payment.');
+      }
+      const received = current.receivedMinor + amountMinor;
+      if (received < current.totalMinor) {
+        const due = toMajorUnits(current.totalMinor - received, order.currency);
+        return payments.transitionPayment(
+          tx,
+          current.id,
+          'await-transfer',
+          { receivedMinor: received, remarks: `Partial transfer received; ${due} ${order.currency} still due` },
+          { stage: 'transfer', now },
+        );
+      }
+      const excess = received - current.totalMinor;
+      return this.settleWithin(tx, order, current, { kind: 'approved', cardToken: '' }, 'transfer', {
+        receivedMinor: received,
+        excessMinor: excess,
+        remarks: excess > 0 ? `Transfer received with an excess of ${toMajorUnits(excess, order.currency)} ${order.currency}, recorded for refund` : 'Transfer received',
+      });
+    });
+    if (!payment) throw conflict('This account is no longer open for this payment.');
+    return this.presentTransfer(order, payment);
+  }
+
+  private presentTransfer(order: Order, payment: Payment) {
+    const major = (minor: number) => toMajorUnits(minor, order.currency);
+    const due = Math.max(0, payment.totalMinor - payment.receivedMinor);
+    return {
+      accountNumber: payment.transferAccount ?? '',
+      paymentReference: payment.reference,
+      orderReference: order.reference,
+      amountExpected: major(payment.totalMinor),
+      amountReceived: major(payment.receivedMinor),
+      amountDue: payment.statusId === 5 ? 0 : major(due),
+      excessAmount: major(payment.excessMinor),
+      paymentStatusId: payment.statusId,
+      message:
+        payment.statusId === 5
+          ? payment.excessMinor > 0
+            ? `Payment complete. ${major(payment.excessMinor)} ${order.currency} more than due was received and is recorded for refund.`
+            : 'Payment complete.'
+          : `Partial payment received. ${major(due)} ${order.currency} is still due.`,
+    };
+  }
+
+  /** Expires this order's transfer account if its time is up; true when something changed. */
+  async expireDueTransfer(order: Order): Promise<boolean> {
+    const now = this.clock.now();
+    let changed = false;
+    for (const open of await payments.listOpenPayments(this.storage, order.id)) {
+      if (open.stage === 'transfer' && open.transferExpiresAt && open.transferExpiresAt <= now) {
+        changed = (await this.expire(order, open)) || changed;
+      }
+    }
+    return changed;
+  }
+
+  /** The timed sweep: every transfer account past its expiry, in batches; catches up after a restart. */
+  async expireTransferAccounts(): Promise<number> {
+    let expired = 0;
+    for (;;) {
+      const due = await payments.listExpiredTransfers(this.storage, this.clock.now(), 100);
+      if (due.length === 0) return expired;
+      for (const payment of due) {
+        const order = await orders.findOrderById(this.storage, payment.orderId);
+        if (order && (await this.expire(order, payment))) expired += 1;
+      }
+    }
+  }
+
+  private async expire(order: Order, payment: Payment): Promise<boolean> {
+    const now = this.clock.now();
+    const refund = payment.receivedMinor > 0 ? `; ${toMajorUnits(payment.receivedMinor, order.currency)} ${order.currency} received is recorded for refund` : '';
+    return this.storage.transaction(async (tx) => {
+      const expired = await payments.transitionPayment(
+        tx,
+        payment.id,
+        'expire',
+        { stage: 'done', responseCode: '04', responseMessage: RESPONSE_MESSAGES['04'], remarks: `${RESPONSE_MESSAGES['04']}${refund}` },
+        { stage: 'transfer', now },
+      );
+      if (!expired) return false;
+      await orders.transitionOrder(tx, order.id, 'attempt-failed');
+      await orders.insertEvent(tx, order.id, 'transfer-account-expired', 'system', { paymentReference: payment.reference });
+      return true;
+    });
+  }
+}

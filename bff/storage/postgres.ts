@@ -1,0 +1,59 @@
+import pg from 'pg';
+import type { Queryable, Row, Storage } from './storage.ts';
+import { INT8_OID, parseInt8 } from './storage.ts';
+
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * PostgreSQL through a pg pool. `schema` puts every table of this instance in its own schema (tests use it
+ * to run side by side on one database).
+ */
+export async function openPostgres(url: string, schema?: string): Promise<Storage> {
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('schema must be a lower-case SQL identifier');
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // A broken idle connection must not take the process down; the next query reconnects.
+  pool.on('error', () => {});
+  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+
+  const wrap = (client: Pick<pg.PoolClient, 'query'>): Queryable => ({
+    query: async <T extends Row>(sql: string, params?: readonly unknown[]) =>
+      (await client.query<T>(sql, params ? [...params] : undefined)).rows,
+    exec: async (sql: string) => void (await client.query(sql)),
+  });
+
+  return {
+    driver: 'postgres',
+    ...wrap(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      try {
+        await pool.query('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => pool.end(),
+  };
+}

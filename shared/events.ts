@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { aliased } from './binding.ts';
+import { requiredText } from './fields.ts';
+
+/** protocol.md 4.7: the widget reports its own steps; any extra members are kept on the timeline entry. */
+export const WIDGET_EVENTS = [
+  'opened',
+  'option-selected',
+  'card-submitted',
+  'authentication-started',
+  'authentication-finished',
+  'transfer-shown',
+  'closed',
+] as const;
+
+export const trackEventPlainSchema = z
+  .object({
+    eventname: aliased(requiredText(64), 'eventName', 'event'),
+    orderreference: aliased(requiredText(64), 'orderReference', 'reference'),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'TrackEventPlain' });
+export type TrackEventPlain = z.infer<typeof trackEventPlainSchema>;
+
+export const trackEventResponseSchema = z
+  .object({ status: z.literal('success'), statusCode: z.literal('00'), message: z.string(), data: z.null() })
+  .meta({ id: 'TrackEventResponse' });

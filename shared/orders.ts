@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { aliased } from './binding.ts';
+import { successEnvelope } from './envelope.ts';
+import { currencyCode, httpUrl, blankToUndefined, optionalText, positiveAmount, requiredText, wholeNumber } from './fields.ts';
+import { subsidiarySchema } from './links.ts';
+
+/** protocol.md 4.2: create order. The plain payload travels encrypted in `data`. */
+export const PAYMENT_OPTIONS = {
+  C: 'Card Payment',
+  'bank-transfer': 'Pay With Bank Transfer',
+} as const;
+export type PaymentOptionCode = keyof typeof PAYMENT_OPTIONS;
+
+/** Order and order-payment states (protocol.md section 5). 3 is unused by the gateway. */
+export const ORDER_STATUS = { 1: 'Initiated', 2: 'Pending', 4: 'Failed', 5: 'Successful', 6: 'Reversed' } as const;
+export type OrderStatusId = keyof typeof ORDER_STATUS;
+export const statusIdSchema = z.union([z.literal(1), z.literal(2), z.literal(4), z.literal(5), z.literal(6)]);
+export const isFinalStatus = (statusId: number): boolean => statusId === 4 || statusId === 5 || statusId === 6;
+
+const itemSchema = z.object({ name: requiredText(200), amount: positiveAmount });
+
+export const createOrderPlainSchema = z
+  .object({
+    customer: z.object({
+      firstname: aliased(requiredText(100), 'firstName', 'first_name'),
+      lastname: aliased(requiredText(100), 'lastName', 'last_name'),
+      mobile: aliased(optionalText(20), 'phone', 'phoneNumber'),
+      country: optionalText(2),
+      email: z.string().trim().pipe(z.email({ message: 'must be a valid e-mail address' })),
+    }),
+    order: z.object({
+      amount: positiveAmount,
+      reference: requiredText(64).regex(/^[A-Za-z0-9._~:-]+$/, { message: 'may contain only letters, digits and . _ ~ : -' }),
+      description: optionalText(500),
+      currency: currencyCode,
+      items: z.array(itemSchema).max(100).optional(),
+    }),
+    payment: z
+      .object({
+        RedirectUrl: aliased(z.preprocess(blankToUndefined, httpUrl.optional()), 'redirect_url', 'returnUrl'),
+        paymentlinkid: aliased(z.preprocess(blankToUndefined, wholeNumber.optional()), 'paymentLinkId'),
+        frequencyId: z.preprocess(blankToUndefined, wholeNumber.pipe(z.number().min(1).max(11)).optional()),
+        numberOfPayments: z.preprocess(blankToUndefined, wholeNumber.pipe(z.number().min(1).max(1000)).optional()),
+      })
+      .optional(),
+    paymentMeta: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'CreateOrderPlain', description: 'The plain payload of create order, sent encrypted in `data`.' });
+export type CreateOrderPlain = z.infer<typeof createOrderPlainSchema>;
+
+export const orderSchema = z.object({
+  reference: z.string(),
+  processorReference: z.string(),
+  orderPaymentReference: z.string().nullable(),
+  amount: z.number(),
+  fee: z.number(),
+  feeRate: z.number(),
+  statusId: statusIdSchema,
+  status: z.string(),
+  currency: z.string(),
+  narration: z.string().nullable(),
+  paymentLinkId: z.number().nullable(),
+  recurringPaymentId: z.number().nullable(),
+  paymentLinkReference: z.string().nullable(),
+  recurringPaymentReference: z.string().nullable(),
+});
+
+export const customerSchema = z.object({
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  mobile: z.string().nullable(),
+  country: z.string().nullable(),
+});
+
+export const paymentOptionSchema = z.object({ code: z.string(), name: z.string(), currency: z.string() });
+
+export const savedCardSchema = z.object({
+  token: z.string(),
+  brand: z.string(),
+  first6: z.string(),
+  last4: z.string(),
+  expiry: z.string().describe('MM/YY'),
+});
+export type SavedCard = z.infer<typeof savedCardSchema>;
+
+export const orderItemSchema = z.object({ name: z.string(), amount: z.number() });
+
+export const createOrderDataSchema = z.object({
+  order: orderSchema,
+  subsidiary: subsidiarySchema,
+  customer: customerSchema,
+  payment: z.object({
+    code: z.string().nullable(),
+    source: z.string().nullable(),
+    selectedOption: z.string().nullable(),
+    accountNumber: z.string().nullable(),
+    bankProviderName: z.string().nullable(),
+  }),
+  otherPaymentOptions: z.array(paymentOptionSchema),
+  savedCards: z.array(savedCardSchema),
+  subsidiaryOrderSummary: z.object({
+    orderName: z.string(),
+    totalAmount: z.number(),
+    reference: z.string(),
+    currency: z.string(),
+    orderItems: z.array(orderItemSchema),
+  }),
+});
+export type CreateOrderData = z.infer<typeof createOrderDataSchema>;
+
+export const createOrderResponseSchema = successEnvelope(createOrderDataSchema, z.literal('01')).meta({ id: 'CreateOrderResponse' });
+export type CreateOrderResponse = z.infer<typeof createOrderResponseSchema>;
+
+/** Plain `{"reference"}`: order status, and verify (which is sent in the clear with the secret key). */
+export const referencePlainSchema = z
+  .object({ reference: aliased(requiredText(64), 'orderReference', 'orderreference') })
+  .meta({ id: 'OrderReference' });

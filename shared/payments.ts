@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { aliased } from './binding.ts';
+import { blankToUndefined, optionalText, requiredText, wholeNumber } from './fields.ts';
+import { statusIdSchema } from './orders.ts';
+
+/** protocol.md 4.3: initiate order payment, and the shapes of its answers. */
+const OPTION_ALIASES: Record<string, 'C' | 'bank-transfer'> = {
+  c: 'C',
+  card: 'C',
+  'bank-transfer': 'bank-transfer',
+  banktransfer: 'bank-transfer',
+  bt: 'bank-transfer',
+};
+
+export const paymentOptionCode = z.preprocess(
+  (value) => (typeof value === 'string' ? (OPTION_ALIASES[value.trim().toLowerCase()] ?? value) : value),
+  z.enum(['C', 'bank-transfer']),
+);
+
+const digitString = (max: number) =>
+  z.preprocess(
+    (value) => (typeof value === 'number' ? String(value) : typeof value === 'string' ? value.replace(/[\s-]/g, '') : value),
+    z.string().min(1).max(max).regex(/^\d+$/, { message: 'must contain digits only' }),
+  );
+
+/** Number and expiry are required for a new card and absent when paying with a saved card's token. */
+export const cardPlainSchema = z.object({
+  cardnumber: aliased(digitString(19).optional(), 'cardNumber', 'card_number', 'pan'),
+  expirymonth: aliased(wholeNumber.pipe(z.number().min(1).max(12)).optional(), 'expiryMonth', 'expiry_month'),
+  expiryyear: aliased(wholeNumber.pipe(z.number().min(0).max(9999)).optional(), 'expiryYear', 'expiry_year'),
+  cvv: digitString(4),
+  pin: z.preprocess(blankToUndefined, digitString(6).optional()),
+  name: aliased(optionalText(100), 'cardholdername', 'cardHolderName', 'nameOnCard'),
+  billingaddress: aliased(
+    z
+      .object({
+        street: optionalText(200),
+        city: optionalText(100),
+        state: optionalText(100),
+        country: optionalText(2),
+        zipcode: aliased(optionalText(20), 'zipCode', 'postalcode', 'postalCode'),
+      })
+      .optional(),
+    'billingAddress',
+  ),
+  save: aliased(z.boolean().optional(), 'saveCard', 'savecard'),
+});
+
+export const payOrderPlainSchema = z
+  .object({
+    reference: requiredText(64),
+    paymentoption: aliased(paymentOptionCode, 'paymentOption', 'paymentmethod', 'paymentMethod'),
+    country: optionalText(2),
+    card: cardPlainSchema.optional(),
+    cardToken: aliased(optionalText(64), 'cardtoken', 'savedCardToken', 'token'),
+    BankTransfer: aliased(z.object({ bankcode: aliased(optionalText(20), 'bankCode') }).optional(), 'bankTransfer'),
+  })
+  .meta({ id: 'PayOrderPlain', description: 'The plain payload of initiate payment, sent encrypted in `data`.' });
+export type PayOrderPlain = z.infer<typeof payOrderPlainSchema>;
+
+export const orderPaymentSchema = z.object({
+  orderId: z.number(),
+  orderPaymentReference: z.string(),
+  currency: z.string(),
+  statusId: statusIdSchema,
+  orderPaymentResponseCode: z.string(),
+  orderPaymentResponseMessage: z.string(),
+  orderPaymentInstrument: z.string().nullable(),
+  remarks: z.string(),
+  totalAmount: z.number(),
+  fee: z.number(),
+});
+
+export const bankTransferDetailsSchema = z.object({
+  bankAccount: z.string(),
+  accountName: z.string(),
+  bankName: z.string(),
+  amount: z.number().describe('what the customer must send, in major units'),
+  amountPaid: z.number().describe('received so far'),
+  amountDue: z.number().describe('still to send'),
+  expiresAt: z.string(),
+});
+export type BankTransferDetails = z.infer<typeof bankTransferDetailsSchema>;
+
+export const payOrderDataSchema = z.object({
+  paymentDetail: z.object({
+    redirectUrl: z.string().nullable(),
+    recipientAccount: z.string().nullable(),
+    paymentReference: z.string(),
+  }),
+  bankTransferDetails: bankTransferDetailsSchema.nullable(),
+  orderPayment: orderPaymentSchema,
+});
+export type PayOrderData = z.infer<typeof payOrderDataSchema>;
+
+/**
+ * `00` approved, `02` pending (3-D Secure or transfer awaited); a decline is `status: failed` with the ISO 8583
+ * code as `statusCode` and the payment in `data`, so clients that test `statusCode === '00'` never mistake it.
+ */
+export const payOrderResponseSchema = z
+  .object({
+    status: z.enum(['success', 'failed']),
+    statusCode: z.string(),
+    message: z.string(),
+    data: payOrderDataSchema,
+  })
+  .meta({ id: 'PayOrderResponse' });
+export type PayOrderResponse = z.infer<typeof payOrderResponseSchema>;
+
+/** protocol.md 4.4: order status, snake case, with `status_code` instead of `statusCode`. */
+export const orderStatusDataSchema = z.object({
+  payment_reference: z.string().nullable(),
+  order_reference: z.string(),
+  product_id: z.number().nullable(),
+  subsidiary_id: z.number(),
+  wallet_id: z.number().nullable(),
+  customer_id: z.number().nullable(),
+  total_charged_amount: z.number(),
+  payment_status: statusIdSchema,
+  currency_id: z.string(),
+  fee: z.number(),
+  subsidiary_fee: z.number(),
+  customer_fee: z.number(),
+  payment_type: z.string().nullable(),
+  payment_response_code: z.string().nullable(),
+  payment_response_message: z.string().nullable(),
+  provider_response_date: z.string().nullable(),
+  date_payment_confirmed: z.string().nullable(),
+  narration: z.string().nullable(),
+  remarks: z.string().nullable(),
+  parent_transaction_id: z.number().nullable(),
+  id: z.number(),
+  created_by: z.string().nullable(),
+  updated_by: z.string().nullable(),
+  deleted_by: z.string().nullable(),
+  date_created: z.string(),
+  date_updated: z.string().nullable(),
+  date_deleted: z.string().nullable(),
+  amount_due: z.number().describe('for a transfer still awaited: what remains to send'),
+  amount_received: z.number().describe('for a bank transfer: what has arrived so far'),
+  excess_amount: z.number().describe('for a bank transfer: what arrived beyond the amount due, recorded for refund'),
+  transfer_expires_at: z.string().nullable(),
+});
+export type OrderStatusData = z.infer<typeof orderStatusDataSchema>;
+
+export const orderStatusResponseSchema = z
+  .object({
+    is_final_status: z.boolean(),
+    requery_needed: z.boolean(),
+    requery_type: z.string().nullable(),
+    status: z.literal('success'),
+    status_code: z.literal('00'),
+    message: z.string(),
+    data: orderStatusDataSchema,
+  })
+  .meta({ id: 'OrderStatusResponse' });
+export type OrderStatusResponse = z.infer<typeof orderStatusResponseSchema>;

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { cleanPlace, newPlace, startApp, testConfig, type Place } from '../support/app.ts';
+
+const run = promisify(execFile);
+
+/** The merchant CLI, run the way the README says: `npm run merchant -- ...`. */
+describe('npm run merchant', () => {
+  let place: Place;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(() => {
+    place = newPlace('pglite');
+    const config = testConfig(place);
+    env = { ...process.env, CHECKOUT_DATA_DIR: place.dataDir, CHECKOUT_MASTER_KEY: config.masterKey!.toString('base64'), NODE_ENV: 'test' };
+    delete env.DATABASE_URL;
+  });
+  afterAll(async () => cleanPlace(place));
+
+  const merchant = (...args: string[]) => run('npm', ['run', 'merchant', '--', ...args], { env, cwd: process.cwd() });
+
+  it('creates a merchant and prints exactly one JSON object with its keys, which then work against the API', async () => {
+    const { stdout } = await merchant('create', '--name', 'Acme Stores', '--country', 'NG', '--email', 'support@acme.test');
+    const created = JSON.parse(stdout);
+    expect(Object.keys(created)).toEqual(['subsidiaryId', 'name', 'publishableKey', 'secretKey', 'encryptionKey']);
+    expect(created.name).toBe('Acme Stores');
+    expect(created.publishableKey).toMatch(/^pk_test_/);
+    expect(created.secretKey).toMatch(/^sk_test_/);
+    expect(created.encryptionKey).toHaveLength(1016);
+
+    const { stdout: listed } = await merchant('list');
+    const list = JSON.parse(listed);
+    expect(list.find((entry: { subsidiaryId: number }) => entry.subsidiaryId === created.subsidiaryId)).toMatchObject({
+      name: 'Acme Stores',
+      testPublishableKey: created.publishableKey,
+      testEncryptionKey: created.encryptionKey,
+    });
+    expect(listed).not.toContain(created.secretKey);
+
+    const { stdout: rotatedText } = await merchant('rotate-keys', '--id', String(created.subsidiaryId));
+    const rotated = JSON.parse(rotatedText);
+    expect(rotated.secretKey).not.toBe(created.secretKey);
+
+    const app: FastifyInstance = await startApp(place);
+    try {
+      const call = (key: string) => app.inject({ method: 'GET', url: '/checkout/frequencies', headers: { 'api-key': key } });
+      expect((await call(created.secretKey)).statusCode).toBe(401);
+      expect((await call(rotated.secretKey)).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses bad arguments with a one-line reason on stderr and nothing on stdout', async () => {
+    const failure = await merchant('create', '--name', 'X', '--country', 'Nigeria', '--email', 'x@y.test').catch((error) => error);
+    expect(failure.code).toBe(2);
+    expect(failure.stdout).toBe('');
+    expect(failure.stderr.trim()).toBe('--country must be a two-letter country code');
+
+    const unknown = await merchant('rotate-keys', '--id', '999').catch((error) => error);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim()).toBe('No merchant has id 999.');
+  });
+});

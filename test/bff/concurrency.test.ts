@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { CompactEncrypt, importJWK } from 'jose';
+import { cleanPlace, drivers, newPlace, testConfig, TEST_DATABASE_URL, type Place, useTestApp } from '../support/app.ts';
+import { CheckoutClient, card, orderPayload, newReference } from '../support/checkout.ts';
+import { createMerchant } from '../support/merchant.ts';
+
+async function successfulPayments(app: FastifyInstance, reference: string): Promise<number> {
+  const [row] = await app.storage.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM order_payments p JOIN orders o ON o.id = p.order_id WHERE o.reference = $1 AND p.status_id = 5`,
+    [reference],
+  );
+  return row!.count;
+}
+
+describe.each(drivers)('an order is paid at most once on %s', (driver) => {
+  const context = useTestApp(driver);
+  let app: FastifyInstance;
+  let client: CheckoutClient;
+
+  beforeAll(async () => {
+    app = context.app;
+    client = new CheckoutClient(app, await createMerchant(app));
+  });
+
+  it('50 concurrent card payments on one order end with exactly one successful payment', async () => {
+    const reference = await client.newOrder();
+    const bodies = await Promise.all(Array.from({ length: 50 }, () => client.payByCard(reference, '5555555555554444').then((response) => response.json())));
+    expect(bodies.filter((body) => body.statusCode === '00')).toHaveLength(1);
+    for (const body of bodies.filter((each) => each.statusCode !== '00')) expect(body.statusCode).toBe('CON409');
+    expect(await successfulPayments(app, reference)).toBe(1);
+    expect((await client.verify(reference)).json().data.statusId).toBe(5);
+  });
+
+  it('50 concurrent 3-D Secure payments, all authenticated at once, end with exactly one successful payment', async () => {
+    const reference = await client.newOrder();
+    const started = await Promise.all(Array.from({ length: 50 }, () => client.payByCard(reference, '4242424242424242').then((response) => response.json())));
+    const redirects = started.filter((body) => body.statusCode === '02').map((body) => body.data.paymentDetail.redirectUrl as string);
+    expect(redirects.length).toBeGreaterThanOrEqual(1);
+    // Every customer answers correctly at once, superseded attempts included.
+    await Promise.all(
+      redirects.map((url) => {
+        const path = new URL(url).pathname;
+        const code = app.payments.oneTimeCode(path.split('/').pop()!);
+        return app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `action=approve&code=${code}` });
+      }),
+    );
+    expect(await successfulPayments(app, reference)).toBe(1);
+  });
+});
+
+function widgetStandIn(place: Place): string {
+  const dir = path.join(place.dataDir, 'widget');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'checkout.html'), '<!doctype html><title>checkout</title>');
+  return dir;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+describe.runIf(TEST_DATABASE_URL)('two processes sharing one PostgreSQL', () => {
+  const place = newPlace('postgres');
+  const children: ChildProcess[] = [];
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGTERM');
+    await cleanPlace(place);
+  });
+
+  async function startProcess(port: number): Promise<string> {
+    const config = testConfig(place);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: TEST_DATABASE_URL,
+      DATABASE_SCHEMA: place.schema,
+      CHECKOUT_DATA_DIR: place.dataDir,
+      // A stand-in page so the processes skip building the widget; this test is about payments.
+      CHECKOUT_WIDGET_DIR: widgetStandIn(place),
+      CHECKOUT_MASTER_KEY: config.masterKey!.toString('base64'),
+      LOG_LEVEL: 'warn',
+    };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bff/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    let stdout = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('process did not start')), 90_000);
+      child.stdout!.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('API docs:') && stdout.endsWith('\n\n')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    return stdout;
+  }
+
+  it('50 concurrent payments spread over both processes end with exactly one successful payment', async () => {
+    const [portA, portB] = [await freePort(), await freePort()];
+    const banner = await startProcess(portA);
+    await startProcess(portB);
+    const publishableKey = /publishableKey:\s+(pk_test_\S+)/.exec(banner)![1]!;
+    const secretKey = /secretKey:\s+(sk_test_\S+)/.exec(banner)![1]!;
+
+    const keys = (await (await fetch(`http://127.0.0.1:${portA}/checkout/keys`, { headers: { 'api-key': publishableKey } })).json()).data.keys;
+    const jwk = keys.find((key: { alg: string }) => key.alg === 'ECDH-ES+A256KW');
+    const encrypt = async (plain: unknown) =>
+      new CompactEncrypt(Buffer.from(JSON.stringify(plain))).setProtectedHeader({ alg: jwk.alg, enc: 'A256GCM', kid: jwk.kid }).encrypt(await importJWK(jwk, jwk.alg));
+    const post = async (port: number, path: string, plain: unknown) =>
+      (await fetch(`http://127.0.0.1:${port}${path}`, {
+        method: 'POST',
+        headers: { 'api-key': publishableKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ data: await encrypt(plain) }),
+      })).json();
+
+    const reference = newReference('TWO');
+    expect((await post(portA, '/checkout/order/create', orderPayload(reference))).statusCode).toBe('01');
+    const bodies = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        post(index % 2 === 0 ? portA : portB, '/checkout/order/pay', { reference, paymentoption: 'C', card: card('5555555555554444') }),
+      ),
+    );
+    expect(bodies.filter((body) => body.statusCode === '00')).toHaveLength(1);
+    expect(bodies.filter((body) => body.statusCode === 'CON409')).toHaveLength(49);
+
+    const verified = await (await fetch(`http://127.0.0.1:${portB}/checkout/order/verify`, {
+      method: 'POST',
+      headers: { 'api-key': secretKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ reference }),
+    })).json();
+    expect(verified.data.statusId).toBe(5);
+    expect(verified.data.orderPayments.filter((payment: { statusId: number }) => payment.statusId === 5)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { readConfig } from '../../bff/config.ts';
+
+describe('configuration', () => {
+  it('uses the documented defaults on an empty environment', () => {
+    const config = readConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      publicBaseUrl: 'http://localhost:8080',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      masterKey: undefined,
+      logLevel: 'info',
+      transferExpiryMinutes: 30,
+      environment: 'development',
+    });
+  });
+
+  it('derives the public base URL from PORT unless PUBLIC_BASE_URL is given, without a trailing slash', () => {
+    expect(readConfig({ PORT: '9000' }).publicBaseUrl).toBe('http://localhost:9000');
+    expect(readConfig({ PUBLIC_BASE_URL: 'https://pay.example.com/' }).publicBaseUrl).toBe('https://pay.example.com');
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(readConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 8080, databaseUrl: undefined });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^Invalid configuration: PORT .*"eighty"/],
+    [{ PORT: '70000' }, /^Invalid configuration: PORT /],
+    [{ PUBLIC_BASE_URL: 'ftp://x' }, /^Invalid configuration: PUBLIC_BASE_URL /],
+    [{ DATABASE_URL: 'mysql://x' }, /^Invalid configuration: DATABASE_URL must be a postgres/],
+    [{ LOG_LEVEL: 'loud' }, /^Invalid configuration: LOG_LEVEL /],
+    [{ CHECKOUT_MASTER_KEY: 'c2hvcnQ=' }, /^Invalid configuration: CHECKOUT_MASTER_KEY must be 32 bytes in base64/],
+    [{ NODE_ENV: 'production' }, /^Invalid configuration: CHECKOUT_MASTER_KEY is required when NODE_ENV=production\.$/],
+  ])('refuses %j with one line naming the variable', (env, message) => {
+    expect(() => readConfig(env)).toThrow(message);
+    try {
+      readConfig(env);
+    } catch (error) {
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('accepts a production configuration with a master key', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(readConfig({ NODE_ENV: 'production', CHECKOUT_MASTER_KEY: key }).masterKey).toEqual(Buffer.alloc(32, 7));
+  });
+});

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { cleanPlace, ManualClock, newPlace, startApp, type Place } from '../support/app.ts';
+import { CheckoutClient } from '../support/checkout.ts';
+import type { IssuedKeys } from '../../bff/services/merchants.ts';
+
+/** A built checkout page as Vite writes it: the config block the backend fills in is the part that matters. */
+const widgetDir = mkdtempSync(path.join(tmpdir(), 'checkout-widget-'));
+writeFileSync(
+  path.join(widgetDir, 'checkout.html'),
+  '<!doctype html><html><head><script type="module" src="/widget/assets/checkout.js"></script></head><body><main><ck-checkout></ck-checkout></main><script type="application/json" id="checkout-config">{}</script></body></html>',
+);
+
+function configOf(html: string): Record<string, unknown> {
+  return JSON.parse(/<script type="application\/json" id="checkout-config">([\s\S]*?)<\/script>/.exec(html)![1]!);
+}
+
+function csp(response: { headers: Record<string, unknown> }): Record<string, string> {
+  return Object.fromEntries(
+    String(response.headers['content-security-policy'])
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values.join(' ')]),
+  );
+}
+
+describe('embedding, security headers and hosted pages', () => {
+  let place: Place;
+  let app: FastifyInstance;
+  let keys: IssuedKeys;
+  const clock = new ManualClock();
+
+  beforeAll(async () => {
+    place = newPlace('pglite');
+    app = await startApp(place, { PUBLIC_BASE_URL: 'http://127.0.0.1:9999', CHECKOUT_WIDGET_DIR: widgetDir }, clock);
+    keys = await app.merchants.create({ name: 'Acme Stores', country: 'NG', supportEmail: 's@acme.test', allowedOrigins: ['https://shop.acme.test/'] });
+  });
+  afterAll(async () => {
+    await app.close();
+    await cleanPlace(place);
+  });
+
+  const openSession = (origin: string | undefined, apiKey = keys.publishableKey) =>
+    app.inject({ method: 'POST', url: '/checkout/embed/sessions', headers: { 'api-key': apiKey, ...(origin ? { origin } : {}) } });
+
+  it('sends strict security headers on pages and API answers alike', async () => {
+    for (const url of ['/health', '/checkout/result?reference=A&status=successful', '/docs/json']) {
+      const response = await app.inject({ method: 'GET', url });
+      const policy = csp(response);
+      expect(policy['script-src']).toBe("'self'");
+      expect(policy['style-src']).toBe("'self'");
+      expect(policy['frame-ancestors']).toBe("'none'");
+      expect(String(response.headers['content-security-policy'])).not.toMatch(/unsafe-inline|unsafe-eval/);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    }
+  });
+
+  it('opens a frame session for an allowed origin, framable by that origin only', async () => {
+    const session = await openSession('https://shop.acme.test');
+    expect(session.statusCode).toBe(200);
+    const data = session.json().data;
+    expect(data).toMatchObject({ frameOrigin: 'http://127.0.0.1:9999', parentOrigin: 'https://shop.acme.test' });
+    expect(data.frameUrl).toMatch(/^http:\/\/127\.0\.0\.1:9999\/checkout\/frame\/[\w-]+\.[\w-]+$/);
+    expect(data.frameUrl).not.toContain(keys.publishableKey);
+
+    const frame = await app.inject({ method: 'GET', url: new URL(data.frameUrl).pathname });
+    expect(frame.statusCode).toBe(200);
+    expect(csp(frame)['frame-ancestors']).toBe('https://shop.acme.test');
+    expect(configOf(frame.body)).toEqual({ 'parent-origin': 'https://shop.acme.test', embedded: true });
+    expect(frame.body).not.toContain(keys.publishableKey);
+  });
+
+  it('refuses a frame session to an origin the merchant did not allow', async () => {
+    const session = await openSession('https://evil.test');
+    expect(session.statusCode).toBe(403);
+    expect(session.json()).toEqual({ status: 'failed', statusCode: 'AUTH403', message: "The origin https://evil.test is not allowed to embed this merchant's checkout." });
+    expect((await openSession(undefined)).json()).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The Origin header is required.' });
+  });
+
+  it('allows localhost for test keys, not for live keys', async () => {
+    expect((await openSession('http://localhost:5173')).statusCode).toBe(200);
+    const live = await app.merchants.rotateKeys(keys.subsidiaryId, 'live');
+    expect((await openSession('http://localhost:5173', live!.publishableKey)).statusCode).toBe(403);
+    expect((await openSession('https://shop.acme.test', live!.publishableKey)).statusCode).toBe(200);
+  });
+
+  it('refuses tampered, expired or no-longer-allowed frame sessions', async () => {
+    const own = await app.merchants.create({ name: 'Short Lived', country: 'NG', supportEmail: 's@s.test', allowedOrigins: ['https://a.test'] });
+    const url = (await openSession('https://a.test', own.publishableKey)).json().data.frameUrl as string;
+    const pathname = new URL(url).pathname;
+    const tampered = pathname.replace(/\.(.)/, (_m, c: string) => `.${c === 'A' ? 'B' : 'A'}`);
+    expect((await app.inject({ method: 'GET', url: tampered })).statusCode).toBe(403);
+
+    await app.merchants.setAllowedOrigins(own.subsidiaryId, []);
+    expect((await app.inject({ method: 'GET', url: pathname })).statusCode).toBe(403);
+    await app.merchants.setAllowedOrigins(own.subsidiaryId, ['https://a.test']);
+    expect((await app.inject({ method: 'GET', url: pathname })).statusCode).toBe(200);
+
+    clock.advance(5 * 3_600_000);
+    expect((await app.inject({ method: 'GET', url: pathname })).statusCode).toBe(403);
+  });
+
+  it("lets the merchant's frame show the 3-D Secure page, whose form may return to the order's address", async () => {
+    const client = new CheckoutClient(app, keys);
+    const reference = await client.newOrder();
+    const pay = (await client.payByCard(reference, '4242424242424242')).json();
+    const page = await app.inject({ method: 'GET', url: new URL(pay.data.paymentDetail.redirectUrl).pathname });
+    const policy = csp(page);
+    expect(policy['frame-ancestors']).toContain('https://shop.acme.test');
+    expect(policy['frame-ancestors']).toContain("'self'");
+    expect(policy['form-action']).toBe("'self' https://merchant.test");
+    expect(policy['script-src']).toBe("'self'");
+  });
+
+  describe('the payment-link page', () => {
+    const createLink = async (payload: object) =>
+      (await app.inject({ method: 'POST', url: '/checkout/links/create', headers: { 'api-key': keys.secretKey }, payload: { Name: 'Donation', Description: 'Support us', PaymentType: 'SC', Currency: 'NGN', AuthOption: 'NOAUTH', ...payload } })).json().data.paymentLink;
+
+    it('asks for the customer and an amount when the link has none, with errors tied to fields', async () => {
+      const link = await createLink({ Website: 'https://acme.test/thanks', BackgroundImage: 'https://acme.test/bg.jpg' });
+      const blank = await app.inject({ method: 'GET', url: `/l/${link.reference}` });
+      expect(blank.statusCode).toBe(200);
+      expect(blank.body).toContain('<label for="amount">Amount (NGN)</label>');
+      expect(blank.body).toContain('src="https://acme.test/bg.jpg"');
+      const wrong = await app.inject({ method: 'GET', url: `/l/${link.reference}?firstname=Ada&lastname=&email=nope&amount=abc` });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.body).toContain('aria-describedby="email-error"');
+      expect(wrong.body).toContain('id="amount-error"');
+      expect(wrong.body).toContain('value="Ada"');
+    });
+
+    it('hands the checkout the customer, the amount, the link and where to go after paying', async () => {
+      const link = await createLink({ Website: 'https://acme.test/thanks' });
+      const page = await app.inject({ method: 'GET', url: `/l/${link.reference}?firstname=Ada&lastname=Obi&email=ada%40example.test&amount=2500.50` });
+      expect(page.statusCode).toBe(200);
+      const config = configOf(page.body);
+      expect(config).toMatchObject({
+        'api-key': keys.publishableKey,
+        amount: 2500.5,
+        currency: 'NGN',
+        'customer-email': 'ada@example.test',
+        'payment-link-id': link.id,
+        'success-url': 'https://acme.test/thanks',
+      });
+      expect(String(config['redirect-url'])).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:9999/l/${link.reference}\\?`));
+      expect(page.body).toContain('<h1>Donation</h1>');
+    });
+
+    it('escapes what merchants and customers typed', async () => {
+      const link = await createLink({ Name: '<script>alert(1)</script>', Amount: 100 });
+      const page = await app.inject({ method: 'GET', url: `/l/${link.reference}?firstname=%3C/script%3E&lastname=O&email=a%40b.test` });
+      expect(page.body).not.toContain('<script>alert(1)</script>');
+      expect(page.body).not.toContain('</script>&');
+      expect(configOf(page.body)['customer-first-name']).toBe('</script>');
+    });
+
+    it('refuses inactive and used-up links with a clear page', async () => {
+      const inactive = await createLink({ Amount: 100 });
+      await app.storage.query('UPDATE payment_links SET is_active = false WHERE reference = $1', [inactive.reference]);
+      const gone = await app.inject({ method: 'GET', url: `/l/${inactive.reference}` });
+      expect(gone.statusCode).toBe(410);
+      expect(gone.body).toContain('no longer active');
+      const single = await createLink({ Amount: 100, Limit: 1 });
+      await app.storage.query('UPDATE payment_links SET uses = 1 WHERE reference = $1', [single.reference]);
+      const used = await app.inject({ method: 'GET', url: `/l/${single.reference}` });
+      expect(used.statusCode).toBe(410);
+      expect(used.body).toContain('already been used');
+    });
+  });
+});

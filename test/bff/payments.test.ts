@@ -1,0 +1,193 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { drivers, useTestApp } from '../support/app.ts';
+import { CheckoutClient } from '../support/checkout.ts';
+import { createMerchant } from '../support/merchant.ts';
+import { payOrderResponseSchema, orderStatusResponseSchema } from '../../shared/payments.ts';
+import { TEST_CARDS } from '../../bff/processor/sandbox.ts';
+
+describe.each(drivers)('card payments on %s', (driver) => {
+  const context = useTestApp(driver, { overrides: { PUBLIC_BASE_URL: 'https://pay.example.test' } });
+  let app: FastifyInstance;
+  let client: CheckoutClient;
+  let legacy: CheckoutClient;
+  let other: CheckoutClient;
+
+  beforeAll(async () => {
+    app = context.app;
+    const keys = await createMerchant(app, 'Acme Stores');
+    client = new CheckoutClient(app, keys);
+    legacy = new CheckoutClient(app, keys, 'legacy');
+    other = new CheckoutClient(app, await createMerchant(app));
+  });
+
+  it('approves a Luhn-valid card without authentication when the order does not ask for it', async () => {
+    const reference = await client.newOrder();
+    const response = await client.payByCard(reference, '5555 5555 5555 4444');
+    expect(response.statusCode).toBe(200);
+    const body = payOrderResponseSchema.parse(response.json());
+    expect(body).toMatchObject({ status: 'success', statusCode: '00' });
+    expect(body.data.orderPayment).toMatchObject({ statusId: 5, orderPaymentResponseCode: '00', orderPaymentInstrument: 'Mastercard ****4444', totalAmount: 5175, fee: 175 });
+    const verified = (await client.verify(reference)).json().data;
+    expect(verified).toMatchObject({ statusId: 5, status: 'Successful', totalAmountCharged: 5175, fee: 175, customerFee: 175, subsidiaryFee: 0 });
+    expect(verified.cardDetails).toEqual([expect.objectContaining({ cardType: 'mastercard', cardFirstSixDigits: '555555', cardLastFourDigits: '4444' })]);
+  });
+
+  it.each([
+    ['5123450000784608', 'jwe'],
+    ['4242424242424242', 'legacy'],
+  ] as const)('sends %s to 3-D Secure (%s payload) and approves after the customer authenticates', async (number, scheme) => {
+    const payer = scheme === 'jwe' ? client : legacy;
+    const reference = await payer.newOrder();
+    const response = await payer.payByCard(reference, number);
+    const body = payOrderResponseSchema.parse(response.json());
+    expect(body).toMatchObject({ status: 'success', statusCode: '02', message: 'pending-authenticaion' });
+    expect(body.data.orderPayment).toMatchObject({ statusId: 2, orderPaymentResponseCode: '02', orderPaymentResponseMessage: 'pending-authenticaion', remarks: 'Order payment initiated' });
+    expect(body.data.bankTransferDetails).toBeNull();
+    expect(body.data.paymentDetail.recipientAccount).toBeNull();
+    expect(body.data.paymentDetail.redirectUrl).toBe(`https://pay.example.test/checkout/3ds/${body.data.paymentDetail.paymentReference}`);
+
+    const pending = orderStatusResponseSchema.parse((await payer.status(reference)).json());
+    expect(pending).toMatchObject({ is_final_status: false, data: { payment_status: 2 } });
+
+    const back = await payer.authenticate(body.data.paymentDetail.redirectUrl!);
+    expect(back.statusCode).toBe(303);
+    expect(back.headers.location).toBe(`https://merchant.test/return?reference=${reference}&status=successful`);
+    const done = orderStatusResponseSchema.parse((await payer.status(reference)).json());
+    expect(done).toMatchObject({ is_final_status: true, requery_needed: false, data: { payment_status: 5, payment_response_code: '00' } });
+  });
+
+  it('fails the payment when the customer fails authentication, and lets them retry with another card', async () => {
+    const reference = await client.newOrder();
+    const first = (await client.payByCard(reference, '4242424242424242')).json();
+    const back = await client.authenticate(first.data.paymentDetail.redirectUrl, 'fail');
+    expect(back.headers.location).toBe(`https://merchant.test/return?reference=${reference}&status=failed`);
+    expect((await client.status(reference)).json()).toMatchObject({ is_final_status: true, data: { payment_status: 4, payment_response_code: '05' } });
+
+    const retry = (await client.payByCard(reference, '5123450000784608')).json();
+    expect(retry.statusCode).toBe('02');
+    await client.authenticate(retry.data.paymentDetail.redirectUrl);
+    const verified = (await client.verify(reference)).json().data;
+    expect(verified.statusId).toBe(5);
+    expect(verified.orderPayments.map((payment: { statusId: number }) => payment.statusId)).toEqual([4, 5]);
+  });
+
+  it('allows three tries at the one-time code, then fails the payment', async () => {
+    const reference = await client.newOrder();
+    const pay = (await client.payByCard(reference, '4242424242424242')).json();
+    const first = await client.authenticate(pay.data.paymentDetail.redirectUrl, 'wrong-code');
+    expect(first.statusCode).toBe(422);
+    expect(first.body).toContain('That code is not correct. 2 attempts left.');
+    await client.authenticate(pay.data.paymentDetail.redirectUrl, 'wrong-code');
+    const third = await client.authenticate(pay.data.paymentDetail.redirectUrl, 'wrong-code');
+    expect(third.statusCode).toBe(303);
+    expect(third.headers.location).toContain('status=failed');
+  });
+
+  it('declines after authentication for the 3-D Secure decline card', async () => {
+    const reference = await client.newOrder();
+    const pay = (await client.payByCard(reference, '4000008400001629')).json();
+    await client.authenticate(pay.data.paymentDetail.redirectUrl);
+    expect((await client.status(reference)).json().data).toMatchObject({ payment_status: 4, payment_response_code: '05' });
+  });
+
+  it('replaying a finished authentication changes nothing', async () => {
+    const reference = await client.newOrder();
+    const pay = (await client.payByCard(reference, '4242424242424242')).json();
+    await client.authenticate(pay.data.paymentDetail.redirectUrl);
+    const path = new URL(pay.data.paymentDetail.redirectUrl).pathname;
+    const replay = await app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=fail&code=' });
+    expect(replay.statusCode).toBe(303);
+    expect(replay.headers.location).toContain('status=successful');
+    expect((await client.verify(reference)).json().data.statusId).toBe(5);
+  });
+
+  const declines = TEST_CARDS.filter((entry) => !entry.authenticate && entry.code !== '00');
+  it.each(declines.map((entry) => [entry.number, entry.code] as const))('declines test card %s with code %s', async (number, code) => {
+    const reference = await client.newOrder();
+    const response = await client.payByCard(reference, number);
+    expect(response.statusCode).toBe(200);
+    const body = payOrderResponseSchema.parse(response.json());
+    expect(body).toMatchObject({ status: 'failed', statusCode: code });
+    expect(body.data.orderPayment).toMatchObject({ statusId: 4, orderPaymentResponseCode: code });
+    const status = (await client.status(reference)).json();
+    expect(status).toMatchObject({ is_final_status: true, requery_needed: code === '91', data: { payment_status: 4, payment_response_code: code } });
+  });
+
+  it('declines a number that fails the Luhn check with 14 and an expired card with 54', async () => {
+    const luhn = (await client.payByCard(await client.newOrder(), '4242424242424241')).json();
+    expect(luhn).toMatchObject({ status: 'failed', statusCode: '14', message: 'Invalid card number' });
+    const expired = (await client.payByCard(await client.newOrder(), '5555555555554444', { expirymonth: 1, expiryyear: 2020 })).json();
+    expect(expired).toMatchObject({ status: 'failed', statusCode: '54', message: 'Expired card' });
+  });
+
+  it('accepts payload variants: aliases, spaced card numbers, four-digit years, BT codes', async () => {
+    const reference = await client.newOrder();
+    const response = await client.post('/checkout/order/pay', {
+      Reference: reference,
+      paymentMethod: 'card',
+      Card: { cardNumber: '5555 5555 5555 4444', expiryMonth: 12, expiryYear: 2031, CVV: '123', billingAddress: { street: '1 Marina', city: 'Lagos', zipCode: '100001' } },
+    });
+    expect(response.json()).toMatchObject({ statusCode: '00' });
+    const transfer = await client.post('/checkout/order/pay', { reference: await client.newOrder(), paymentOption: 'BT', bankTransfer: { bankCode: '999' } });
+    expect(transfer.json()).toMatchObject({ statusCode: '02' });
+    const upper = await client.post('/checkout/order/pay', { reference: await client.newOrder(), PAYMENTMETHOD: 'BANK-TRANSFER', BankTransfer: { bankcode: '999' } });
+    expect(upper.json()).toMatchObject({ statusCode: '02' });
+    const withPin = await client.post('/checkout/order/pay', {
+      reference: await client.newOrder(),
+      paymentoption: 'C',
+      card: { cardnumber: '5061460410120223210', expirymonth: '09', expiryyear: '2032', cvv: '123', pin: '1234' },
+    });
+    expect(withPin.json()).toMatchObject({ statusCode: '00', data: { orderPayment: { orderPaymentInstrument: 'Verve ****3210' } } });
+  });
+
+  it('refuses to pay an order that is already paid with CON409', async () => {
+    const reference = await client.newOrder();
+    expect((await client.payByCard(reference, '5555555555554444')).json().statusCode).toBe('00');
+    const again = await client.payByCard(reference, '5555555555554444');
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ status: 'failed', statusCode: 'CON409', message: 'This order has already been paid.' });
+  });
+
+  it("answers NF404 when paying another merchant's order", async () => {
+    const reference = await client.newOrder();
+    const response = await other.payByCard(reference, '5555555555554444');
+    expect(response.statusCode).toBe(404);
+  });
+
+  it('refuses a card payment without card details, naming the field', async () => {
+    const response = await client.pay(await client.newOrder(), { paymentoption: 'C' });
+    expect(response.json()).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The card field is required.' });
+    const noNumber = await client.pay(await client.newOrder(), { paymentoption: 'C', card: { expirymonth: 1, expiryyear: 39, cvv: '123' } });
+    expect(noNumber.json()).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The card.cardnumber field is required.' });
+    const bad = await client.pay(await client.newOrder(), { paymentoption: 'crypto' });
+    expect(bad.json()).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The paymentoption field must be one of C, bank-transfer.' });
+  });
+
+  it('saves a card on request and pays with it next time by token and CVV', async () => {
+    const customer = { email: `saver-${Date.now()}@example.test` };
+    const first = await client.newOrder({ customer });
+    expect((await client.payByCard(first, '5555555555554444', { save: true })).json().statusCode).toBe('00');
+
+    const second = await client.createOrder({ ...(await import('../support/checkout.ts')).orderPayload(undefined, { customer }) });
+    const saved = second.json().data.savedCards;
+    expect(saved).toEqual([{ token: expect.stringMatching(/^sbx_card_/), brand: 'mastercard', first6: '555555', last4: '4444', expiry: '01/39' }]);
+    const reference = second.json().data.order.reference;
+    const paid = await client.pay(reference, { paymentoption: 'C', cardToken: saved[0].token, card: { cvv: '123' } });
+    expect(paid.json()).toMatchObject({ statusCode: '00', data: { orderPayment: { orderPaymentInstrument: 'Mastercard ****4444' } } });
+
+    const stranger = await client.newOrder({ customer: { email: 'stranger@example.test' } });
+    expect((await client.pay(stranger, { paymentoption: 'C', cardToken: saved[0].token, card: { cvv: '123' } })).statusCode).toBe(404);
+  });
+
+  it('keeps card numbers and CVVs out of every stored row', async () => {
+    const reference = await client.newOrder();
+    await client.payByCard(reference, '5555555555554444', { cvv: '987', save: true });
+    for (const table of ['orders', 'order_payments', 'order_events', 'saved_cards', 'customers']) {
+      const rows = await app.storage.query<{ text: string }>(`SELECT row_to_json(t)::text AS text FROM ${table} t`);
+      const text = rows.map((row) => row.text).join('\n');
+      expect(text).not.toContain('5555555555554444');
+      expect(text).not.toMatch(/"cvv"|987"/);
+    }
+  });
+});

@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The real server process (what `npm start` runs) on 127.0.0.1, a free port and a fresh data folder, serving the
+ * widget built by `npm run test:e2e`. The sandbox merchant's keys come from the start-up banner, as a developer
+ * reads them.
+ */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const WIDGET_DIR = path.join(ROOT, 'dist/widget');
+
+/** Where the API is and the sandbox merchant's keys. */
+export interface ServerKeys {
+  baseUrl: string;
+  publishableKey: string;
+  secretKey: string;
+}
+
+export interface RunningServer extends ServerKeys {
+  stop(): Promise<void>;
+}
+
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, host, () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startServer(overrides: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'checkout-e2e-'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_BASE_URL: baseUrl,
+    CHECKOUT_DATA_DIR: dataDir,
+    CHECKOUT_WIDGET_DIR: WIDGET_DIR,
+    LOG_LEVEL: 'warn',
+    ...overrides,
+  };
+  for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'CHECKOUT_MASTER_KEY', 'NODE_ENV']) delete env[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bff/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start in time:\n${stdout}\n${stderr}`)), 120_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (/encryptionKey:\s+\S+\n\n$/.test(stdout)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code}:\n${stdout}\n${stderr}`));
+    });
+  });
+  const key = (name: string) => {
+    const match = new RegExp(`${name}:\\s+(\\S+)`).exec(stdout);
+    if (!match?.[1]) throw new Error(`no ${name} in the banner:\n${stdout}`);
+    return match[1];
+  };
+  return {
+    baseUrl,
+    publishableKey: key('publishableKey'),
+    secretKey: key('secretKey'),
+    stop: async () => {
+      await stop(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** A call to the API with the merchant's secret key, as the merchant's server makes it. */
+export async function serverCall<T = { status: string; statusCode: string; message: string; data: Record<string, unknown> }>(
+  server: ServerKeys,
+  pathname: string,
+  body: unknown,
+): Promise<T> {
+  const response = await fetch(`${server.baseUrl}${pathname}`, {
+    method: 'POST',
+    headers: { 'api-key': server.secretKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as T;
+}
+
+export const verifyOrder = (server: ServerKeys, reference: string) =>
+  serverCall<{ statusCode: string; data: { statusId: number; status: string; orderReference: string; totalAmountCharged: number; paymentLink: unknown } }>(
+    server,
+    '/checkout/order/verify',
+    { reference },
+  );
+
+/** The sandbox bank reports money arriving on a transfer account. */
+export const sendTransfer = (server: ServerKeys, accountNumber: string, amount: number) =>
+  serverCall(server, '/checkout/sandbox/transfers', { accountNumber, amount });

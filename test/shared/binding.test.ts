@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { aliased, bindKeys } from '../../shared/binding.ts';
+
+const schema = z.object({
+  reference: z.string(),
+  paymentoption: aliased(z.string(), 'paymentOption', 'paymentmethod'),
+  card: z.object({ cardnumber: aliased(z.string(), 'cardNumber') }).optional(),
+  items: z.array(z.object({ name: z.string() })).optional(),
+});
+
+describe('binding keys case-insensitively', () => {
+  it('maps any casing and declared aliases to the canonical keys, through nested objects and arrays', () => {
+    expect(bindKeys({ REFERENCE: 'r', PaymentMethod: 'C', Card: { CardNumber: '4242' }, ITEMS: [{ NAME: 'a' }] }, schema)).toEqual({
+      reference: 'r',
+      paymentoption: 'C',
+      card: { cardnumber: '4242' },
+      items: [{ name: 'a' }],
+    });
+  });
+
+  it('prefers the canonical spelling when a client sends it with an alias', () => {
+    expect(bindKeys({ paymentmethod: 'BT', paymentoption: 'C' }, schema)).toMatchObject({ paymentoption: 'C' });
+    expect(bindKeys({ paymentoption: 'C', paymentmethod: 'BT' }, schema)).toMatchObject({ paymentoption: 'C' });
+  });
+
+  it('leaves unknown keys and non-objects alone', () => {
+    expect(bindKeys({ extra: 1 }, schema)).toEqual({ extra: 1 });
+    expect(bindKeys('text', schema)).toBe('text');
+    expect(bindKeys(null, schema)).toBeNull();
+  });
+});

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../../bff/app.ts';
+import { readConfig, type Config } from '../../bff/config.ts';
+import type { Clock } from '../../bff/services/clock.ts';
+
+/**
+ * Test apps on real storage. Every storage test runs once per driver: PGlite always, PostgreSQL when
+ * TEST_DATABASE_URL is set (each app then gets a schema of its own, so files run side by side).
+ */
+export type Driver = 'pglite' | 'postgres';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
+
+export const drivers: Driver[] = TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+if (process.env.VITEST && !TEST_DATABASE_URL && !process.env.CHECKOUT_QUIET_SKIPS) {
+  process.env.CHECKOUT_QUIET_SKIPS = '1';
+  process.stderr.write('PostgreSQL driver tests are skipped: TEST_DATABASE_URL is not set (.ci/run sets it).\n');
+}
+
+/** A place the app keeps its files; `sameAs` reopens an earlier app's storage (restart tests). */
+export type Place = { driver: Driver; dataDir: string; schema: string };
+
+export function newPlace(driver: Driver): Place {
+  return {
+    driver,
+    dataDir: mkdtempSync(path.join(tmpdir(), 'checkout-test-')),
+    schema: `t_${randomBytes(6).toString('hex')}`,
+  };
+}
+
+export function testConfig(place: Place, overrides: Record<string, string> = {}): Config {
+  return readConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PORT: '8080',
+    CHECKOUT_DATA_DIR: place.dataDir,
+    CHECKOUT_MASTER_KEY: randomBytesFor(place),
+    ...(place.driver === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: place.schema } : {}),
+    ...overrides,
+  });
+}
+
+/** The master key is derived from the place so a restarted app can still open the sealed private keys. */
+function randomBytesFor(place: Place): string {
+  return Buffer.from(place.schema.padEnd(32, '0').slice(0, 32)).toString('base64');
+}
+
+export async function startApp(place: Place, overrides: Record<string, string> = {}, clock?: Clock): Promise<FastifyInstance> {
+  return buildApp(testConfig(place, overrides), { clock });
+}
+
+/** A clock the test moves by hand (transfer expiry, timestamps). */
+export class ManualClock implements Clock {
+  constructor(private current = new Date()) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(milliseconds: number): void {
+    this.current = new Date(this.current.getTime() + milliseconds);
+  }
+}
+
+/** Drops what a place left behind: its folder, and its PostgreSQL schema. */
+export async function cleanPlace(place: Place): Promise<void> {
+  rmSync(place.dataDir, { recursive: true, force: true });
+  if (place.driver === 'postgres' && TEST_DATABASE_URL) {
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${place.schema} CASCADE`);
+    await client.end();
+  }
+}
+
+/**
+ * One app on fresh storage for the enclosing describe block: started before its tests, closed and its storage
+ * dropped after them. Read `app` inside hooks and tests (it exists once the block's first hook has run).
+ */
+export function useTestApp(driver: Driver, options: { overrides?: Record<string, string>; clock?: Clock } = {}): { readonly app: FastifyInstance } {
+  let place: Place | undefined;
+  let app: FastifyInstance | undefined;
+  beforeAll(async () => {
+    place = newPlace(driver);
+    app = await startApp(place, options.overrides, options.clock);
+  });
+  afterAll(async () => {
+    await app?.close();
+    if (place) await cleanPlace(place);
+  });
+  return {
+    get app(): FastifyInstance {
+      if (!app) throw new Error('the test app starts in the describe block’s first beforeAll');
+      return app;
+    },
+  };
+}

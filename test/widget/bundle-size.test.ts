@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'vite';
+import { DIST, FIRST_PAINT_BUDGET, formatReport, measureBundle, WHOLE_APP_BUDGET } from './bundle-size.ts';
+
+/** Builds the checkout app and the embed script with the project's vite.config.ts and holds them to their budgets. */
+test('the checkout app builds and its first paint, Lit included, stays within 35 KB gzipped', async () => {
+  await build({ configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)), logLevel: 'warn' });
+  const report = measureBundle(DIST);
+  console.log(formatReport(report));
+  assert.ok(report.firstPaint.some((file) => file.file.endsWith('.js')), 'the page loads at least one module');
+  assert.ok(
+    report.firstPaintGzip <= FIRST_PAINT_BUDGET,
+    `first paint is ${report.firstPaintGzip} bytes gzipped, over the ${FIRST_PAINT_BUDGET}-byte budget`,
+  );
+});
+
+test('the whole checkout app, lazy chunks included, stays within 60 KB gzipped', () => {
+  const report = measureBundle(DIST);
+  assert.ok(report.lazy.length > 0, 'the card form, transfer view, jose and French are separate chunks');
+  assert.ok(report.wholeAppGzip <= WHOLE_APP_BUDGET, `the whole app is ${report.wholeAppGzip} bytes gzipped, over ${WHOLE_APP_BUDGET}`);
+});
+
+const EMBED_BUDGET = 6_000; // bytes gzipped: "a few KB", no framework
+
+test('the embed script merchants load stays within 6 KB gzipped', () => {
+  const embed = readFileSync(path.join(DIST, 'embed.js'));
+  const size = gzipSync(embed).length;
+  console.log(`embed.js: ${(size / 1000).toFixed(2)} KB gzipped`);
+  assert.ok(size <= EMBED_BUDGET, `embed.js is ${size} bytes gzipped, over ${EMBED_BUDGET}`);
+});
+
+test('the README gives the script tag with the integrity of the embed script the build makes', () => {
+  const integrity = `sha384-${createHash('sha384').update(readFileSync(path.join(DIST, 'embed.js'))).digest('base64')}`;
+  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  const tags = [...readme.matchAll(/<script src="[^"]*\/embed\.js" integrity="([^"]+)"/g)].map((match) => match[1]);
+  assert.ok(tags.length > 0, 'the README has no embed.js script tag');
+  for (const tag of tags) assert.equal(tag, integrity, 'the README pins an embed.js other than the one the build makes: copy the tag `npm run build` prints');
+});
+
+test('the build describes <checkout-widget> in a Custom Elements Manifest: attributes, events, parts and methods', () => {
+  type Described = { name: string; description?: string };
+  const manifest = JSON.parse(readFileSync(path.join(DIST, 'custom-elements.json'), 'utf8')) as {
+    schemaVersion: string;
+    modules: { path: string; exports: { kind: string; name: string }[]; declarations: { tagName?: string; attributes: Described[]; events: Described[]; cssParts: Described[]; slots: Described[]; members: (Described & { kind: string })[] }[] }[];
+  };
+  assert.equal(manifest.schemaVersion, '1.0.0');
+  const [module] = manifest.modules;
+  assert.equal(module?.path, 'embed.js');
+  assert.deepEqual(module.exports.map((each) => [each.kind, each.name]), [['custom-element-definition', 'checkout-widget']]);
+  const element = module.declarations.find((declaration) => declaration.tagName === 'checkout-widget');
+  assert.ok(element, 'no checkout-widget declaration');
+  const names = (list: Described[]) => list.map((each) => each.name).sort();
+  assert.deepEqual(
+    names(element.attributes),
+    ['amount', 'api-base', 'api-key', 'country', 'currency', 'description', 'email', 'first-name', 'items', 'last-name', 'locale', 'mobile', 'mode', 'reference', 'theme'],
+  );
+  assert.deepEqual(names(element.events), ['checkout:close', 'checkout:error', 'checkout:pending', 'checkout:ready', 'checkout:success']);
+  assert.deepEqual(names(element.cssParts), ['dialog', 'message', 'placeholder']);
+  assert.deepEqual(names(element.members.filter((member) => member.kind === 'method')), ['close', 'open']);
+  for (const described of [...element.attributes, ...element.events, ...element.cssParts, ...element.members]) {
+    assert.ok(described.description, `${described.name} has no description`);
+  }
+});

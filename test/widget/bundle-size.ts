@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+/**
+ * Measures the built checkout app (dist/widget) the way a customer's browser loads it. "First paint" is the page
+ * and everything it fetches before the checkout can render: the HTML, its stylesheet, its entry module, the
+ * chunks the HTML preloads, and every chunk those import statically, Lit included. Chunks reached only through
+ * `import()` (jose for encryption, the card form, the transfer view, the French catalog) are counted apart.
+ *
+ *   npx tsx test/widget/bundle-size.ts          prints the table (after `npm run build`)
+ */
+export const DIST = fileURLToPath(new URL('../../dist/widget/', import.meta.url));
+export const FIRST_PAINT_BUDGET = 35_000; // bytes gzipped: the issue's 35 KB
+export const WHOLE_APP_BUDGET = 60_000; // bytes gzipped: everything, lazy chunks included
+
+export interface FileSize {
+  file: string;
+  raw: number;
+  gzip: number;
+}
+
+export interface BundleReport {
+  firstPaint: FileSize[];
+  lazy: FileSize[];
+  firstPaintGzip: number;
+  wholeAppGzip: number;
+}
+
+const STATIC_IMPORT = /(?:^|[;}\s])(?:import|export)\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+\.js)["']/g;
+
+function sizeOf(dist: string, file: string): FileSize {
+  const bytes = readFileSync(join(dist, file));
+  return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 6 }).length };
+}
+
+function staticImports(dist: string, file: string): string[] {
+  const code = readFileSync(join(dist, file), 'utf8');
+  return [...code.matchAll(STATIC_IMPORT)].map((match) => relative(dist, join(dirname(join(dist, file)), match[1]!)));
+}
+
+export function measureBundle(dist: string = DIST): BundleReport {
+  const html = readFileSync(join(dist, 'checkout.html'), 'utf8');
+  // Asset URLs start with the build's base, /widget/, where the backend serves dist/widget.
+  const referenced = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*\shref)="(?:\.|\/widget)\/([^"]+)"/g)].map((match) => match[1]!);
+  const firstPaint = new Set<string>(['checkout.html']);
+  const queue = [...referenced];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    if (firstPaint.has(file)) continue;
+    firstPaint.add(file);
+    if (file.endsWith('.js')) queue.push(...staticImports(dist, file));
+  }
+  const all = readdirSync(join(dist, 'assets')).map((file) => `assets/${file}`);
+  const firstPaintSizes = [...firstPaint].map((file) => sizeOf(dist, file));
+  const lazy = all.filter((file) => !firstPaint.has(file)).map((file) => sizeOf(dist, file));
+  const sum = (files: FileSize[]) => files.reduce((total, file) => total + file.gzip, 0);
+  return { firstPaint: firstPaintSizes, lazy, firstPaintGzip: sum(firstPaintSizes), wholeAppGzip: sum(firstPaintSizes) + sum(lazy) };
+}
+
+export function formatReport(report: BundleReport): string {
+  const kb = (bytes: number) => `${(bytes / 1000).toFixed(2)} KB`;
+  const row = (file: FileSize) => `| ${file.file} | ${kb(file.raw)} | ${kb(file.gzip)} |`;
+  return [
+    '| file | raw | gzip |',
+    '|---|---|---|',
+    ...report.firstPaint.map(row),
+    `| **first paint** | | **${kb(report.firstPaintGzip)}** |`,
+    ...report.lazy.map((file) => `${row(file)} (on demand)`.replace(' | (on demand)', ' (on demand) |')),
+    `| **whole app** | | **${kb(report.wholeAppGzip)}** |`,
+  ].join('\n');
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  console.log(formatReport(measureBundle()));
+}

@@ -1,0 +1,295 @@
+import { expect } from 'chai';
+import { sendKeys } from '@web/test-runner-commands';
+import { CheckoutApi } from '../../../widget/api/client.ts';
+import type { CkCardForm } from '../../../widget/components/card-form.ts';
+import '../../../widget/components/card-form.ts';
+import { Localizer } from '../../../widget/i18n/localizer.ts';
+import { PaymentOutcomeEvent } from '../../../widget/internal-events.ts';
+import { API_KEY, ApiStub } from '../support/api-stub.ts';
+import { expectAccessible } from '../support/axe.ts';
+import { activeElement, buttonByText, deepQuery, deepText, inputByLabel, press, typeInto, waitFor } from '../support/dom.ts';
+import { authenticateAnswer, declinedAnswer, feeQuote, orderData, paidAnswer, REFERENCE } from '../support/fixtures.ts';
+
+const nextYear = String((new Date().getFullYear() + 3) % 100).padStart(2, '0');
+
+describe('ck-card-form', () => {
+  let stub: ApiStub;
+  let form: CkCardForm;
+
+  async function mount(order = orderData()): Promise<CkCardForm> {
+    form = document.createElement('ck-card-form');
+    form.api = new CheckoutApi({ apiKey: API_KEY, baseUrl: window.location.origin });
+    form.order = order;
+    form.quote = feeQuote('C');
+    form.localizer = new Localizer('en-NG');
+    document.body.append(form);
+    await form.updateComplete;
+    return form;
+  }
+
+  const field = (label: string) => inputByLabel(form.shadowRoot!, label);
+  const liveRegion = () => deepQuery(form.shadowRoot!, '[role=status][aria-live=polite]')!;
+
+  async function fillValidCard(number = '4242424242424242'): Promise<void> {
+    await typeInto(field('Card number'), number);
+    await typeInto(field('Expiry date'), `12${nextYear}`);
+    await typeInto(field('Security code'), number.startsWith('37') ? '1234' : '123');
+    await typeInto(field('Name on card'), 'Ada Obi');
+  }
+
+  beforeEach(async () => {
+    stub = await ApiStub.install();
+  });
+
+  afterEach(() => {
+    form?.remove();
+    stub.restore();
+  });
+
+  it('groups the number as the brand prints it and names the brand while the customer types', async () => {
+    await mount();
+    const cases: [string, string, string][] = [
+      ['4242424242424242', '4242 4242 4242 4242', 'Visa'],
+      ['378282246310005', '3782 822463 10005', 'American Express'],
+      ['5123450000784608', '5123 4500 0078 4608', 'Mastercard'],
+      ['5061460410120223210', '5061 4604 1012 0223 210', 'Verve'],
+    ];
+    for (const [typed, shown, brand] of cases) {
+      const number = field('Card number');
+      number.select();
+      await press('Backspace');
+      await typeInto(number, typed);
+      await form.updateComplete;
+      expect(number.value).to.equal(shown);
+      expect(deepText(form.shadowRoot!)).to.include(`${brand} card`);
+    }
+  });
+
+  it('uses the autofill tokens and numeric keyboards that browsers and phones expect', async () => {
+    await mount();
+    expect(field('Card number').autocomplete).to.equal('cc-number');
+    expect(field('Card number').inputMode).to.equal('numeric');
+    expect(field('Expiry date').autocomplete).to.equal('cc-exp');
+    expect(field('Expiry date').inputMode).to.equal('numeric');
+    expect(field('Security code').autocomplete).to.equal('cc-csc');
+    expect(field('Security code').inputMode).to.equal('numeric');
+    expect(field('Name on card').autocomplete).to.equal('cc-name');
+  });
+
+  it('says nothing while the customer types, then flags a number that fails the Luhn check once they leave the field', async () => {
+    await mount();
+    const number = field('Card number');
+    await typeInto(number, '4242424242424241');
+    await form.updateComplete;
+    expect(number.getAttribute('aria-invalid')).to.equal('false');
+    expect(deepText(form.shadowRoot!)).not.to.include('not valid');
+
+    await press('Tab');
+    await form.updateComplete;
+    expect(number.getAttribute('aria-invalid')).to.equal('true');
+    const errorId = number.getAttribute('aria-describedby')!.split(' ').find((id) => id.endsWith('-error'))!;
+    const message = form.shadowRoot!.getElementById(errorId)!.textContent!;
+    expect(message).to.include('This card number is not valid');
+    expect(liveRegion().textContent).to.include('This card number is not valid');
+    await expectAccessible(form);
+
+    // Fixing the number clears the message as they type.
+    number.focus();
+    await press('Backspace');
+    await sendKeys({ type: '2' });
+    await form.updateComplete;
+    expect(number.getAttribute('aria-invalid')).to.equal('false');
+  });
+
+  it('writes the expiry as MM / YY, and rejects a card that has already expired', async () => {
+    await mount();
+    const expiry = field('Expiry date');
+    await typeInto(expiry, '7');
+    expect(expiry.value).to.equal('07 / ');
+    await sendKeys({ type: '20' });
+    expect(expiry.value).to.equal('07 / 20');
+    await press('Tab');
+    await form.updateComplete;
+    expect(expiry.getAttribute('aria-invalid')).to.equal('true');
+    expect(deepText(form.shadowRoot!)).to.include('This card has expired');
+
+    expiry.select();
+    await press('Backspace');
+    await typeInto(expiry, `12${nextYear}`);
+    await form.updateComplete;
+    expect(expiry.value).to.equal(`12 / ${nextYear}`);
+    expect(expiry.getAttribute('aria-invalid')).to.equal('false');
+  });
+
+  it('asks for a four-digit security code on American Express and three on other brands', async () => {
+    await mount();
+    await typeInto(field('Card number'), '378282246310005');
+    await typeInto(field('Security code'), '123');
+    await press('Tab');
+    await form.updateComplete;
+    expect(deepText(form.shadowRoot!)).to.include('Enter the 4-digit security code');
+    expect(deepText(form.shadowRoot!)).to.include('4 digits on the front of the card');
+    field('Security code').focus();
+    await sendKeys({ type: '4' });
+    await form.updateComplete;
+    expect(field('Security code').getAttribute('aria-invalid')).to.equal('false');
+  });
+
+  it('moves focus to the first field to fix and announces how many need attention when submitted incomplete', async () => {
+    await mount();
+    await typeInto(field('Card number'), '4242424242424242');
+    buttonByText(form.shadowRoot!, 'Pay').click();
+    await waitFor(() => activeElement() === field('Expiry date'));
+    expect(liveRegion().textContent).to.include('3 fields need your attention.');
+    expect(stub.requestsTo('/checkout/order/pay')).to.have.length(0);
+    await expectAccessible(form);
+  });
+
+  it('encrypts the card as a JWE for the published key and reports only the outcome', async () => {
+    await mount();
+    stub.answer('/checkout/order/pay', { body: paidAnswer() });
+    const outcomes: PaymentOutcomeEvent[] = [];
+    form.addEventListener(PaymentOutcomeEvent.eventName, (event) => outcomes.push(event));
+    await fillValidCard();
+    await press('Enter');
+    await waitFor(() => outcomes.length === 1);
+
+    const [request] = stub.requestsTo('/checkout/order/pay');
+    expect(request!.jweHeader).to.include({ alg: 'ECDH-ES+A256KW', enc: 'A256GCM', kid: stub.kid });
+    expect(request!.headers.get('api-key')).to.equal(API_KEY);
+    expect(request!.plain).to.deep.include({ reference: REFERENCE, paymentoption: 'C', country: 'NG' });
+    expect((request!.plain as { card: object }).card).to.deep.include({
+      cardnumber: '4242424242424242',
+      expirymonth: 12,
+      expiryyear: 2000 + Number(nextYear),
+      cvv: '123',
+      name: 'Ada Obi',
+    });
+    expect(outcomes[0]!.outcome).to.deep.equal({ kind: 'paid', paymentReference: 'PAY-5521', amount: 12787.5, currency: 'NGN' });
+    expect(JSON.stringify(outcomes[0]!.outcome)).not.to.include('4242424242424242');
+    // The card number leaves no trace in the event, and the security code is cleared from the form.
+    expect(field('Security code').value).to.equal('');
+  });
+
+  it('shows the total from the fee quote on the pay button', async () => {
+    await mount();
+    expect(buttonByText(form.shadowRoot!, 'Pay').textContent).to.match(/Pay\s+NGN\s?12,787\.50|Pay\s+₦12,787\.50/);
+  });
+
+  it('passes a 3-D Secure answer on as an authentication outcome', async () => {
+    await mount();
+    stub.answer('/checkout/order/pay', { body: authenticateAnswer() });
+    const outcomes: PaymentOutcomeEvent[] = [];
+    form.addEventListener(PaymentOutcomeEvent.eventName, (event) => outcomes.push(event));
+    await fillValidCard('5123450000784608');
+    await press('Enter');
+    await waitFor(() => outcomes.length === 1);
+    expect(outcomes[0]!.outcome.kind).to.equal('authenticate');
+  });
+
+  it("accepts the gateway's own test card, which fails the Luhn check, only with a test key", async () => {
+    await mount();
+    await typeInto(field('Card number'), '5123450000784608');
+    await press('Tab');
+    await form.updateComplete;
+    expect(field('Card number').getAttribute('aria-invalid')).to.equal('false');
+
+    form.api = new CheckoutApi({ apiKey: 'pk_live_widget', baseUrl: window.location.origin });
+    await form.updateComplete;
+    expect(field('Card number').getAttribute('aria-invalid')).to.equal('true');
+  });
+
+  it('reports a decline with its response code', async () => {
+    await mount();
+    stub.answer('/checkout/order/pay', { body: declinedAnswer('51', 'Insufficient funds') });
+    const outcomes: PaymentOutcomeEvent[] = [];
+    form.addEventListener(PaymentOutcomeEvent.eventName, (event) => outcomes.push(event));
+    await fillValidCard();
+    await press('Enter');
+    await waitFor(() => outcomes.length === 1);
+    expect(outcomes[0]!.outcome).to.deep.equal({ kind: 'declined', code: '51', message: 'Insufficient funds' });
+  });
+
+  it('keeps what was typed and says what to do when the network fails', async () => {
+    await mount();
+    stub.answer('/checkout/order/pay', { networkError: true });
+    await fillValidCard();
+    await press('Enter');
+    const alert = await waitFor(() => deepQuery(form.shadowRoot!, '[role=alert]'));
+    expect(alert.textContent).to.include('Check your internet connection');
+    expect(field('Card number').value).to.equal('4242 4242 4242 4242');
+    await expectAccessible(form);
+  });
+
+  it('can be filled in and submitted with the keyboard alone, in a logical tab order', async () => {
+    await mount();
+    stub.answer('/checkout/order/pay', { body: paidAnswer() });
+    const outcomes: PaymentOutcomeEvent[] = [];
+    form.addEventListener(PaymentOutcomeEvent.eventName, (event) => outcomes.push(event));
+    field('Card number').focus();
+    await sendKeys({ type: '4242424242424242' });
+    await press('Tab');
+    expect(activeElement()).to.equal(field('Expiry date'));
+    await sendKeys({ type: `12${nextYear}` });
+    await press('Tab');
+    expect(activeElement()).to.equal(field('Security code'));
+    await sendKeys({ type: '123' });
+    await press('Tab');
+    expect(activeElement()).to.equal(field('Name on card'));
+    await sendKeys({ type: 'Ada Obi' });
+    await press('Tab');
+    expect((activeElement() as HTMLInputElement).type).to.equal('checkbox');
+    await press('Space');
+    await press('Tab');
+    expect(activeElement()).to.equal(buttonByText(form.shadowRoot!, 'Pay'));
+    await press('Enter');
+    await waitFor(() => outcomes.length === 1);
+    expect((stub.requestsTo('/checkout/order/pay')[0]!.plain as { card: { save: boolean } }).card.save).to.equal(true);
+  });
+
+  describe('with saved cards', () => {
+    const savedOrder = () =>
+      orderData({
+        savedCards: [
+          { token: 'tok_visa', brand: 'visa', first6: '424242', last4: '4242', expiry: '12/30' },
+          { token: 'tok_amex', brand: 'amex', first6: '378282', last4: '0005', expiry: '01/29' },
+        ],
+      });
+
+    it('offers the saved cards by brand and last four, and pays with the token and the security code only', async () => {
+      await mount(savedOrder());
+      stub.answer('/checkout/order/pay', { body: paidAnswer() });
+      const text = deepText(form.shadowRoot!);
+      expect(text).to.include('Visa ending in 4242');
+      expect(text).to.include('American Express ending in 0005');
+      expect(() => field('Card number')).to.throw();
+      await expectAccessible(form);
+
+      await typeInto(field('Security code'), '321');
+      await press('Enter');
+      await waitFor(() => stub.requestsTo('/checkout/order/pay').length === 1);
+      const plain = stub.requestsTo('/checkout/order/pay')[0]!.plain as { cardToken: string; card: object };
+      expect(plain.cardToken).to.equal('tok_visa');
+      expect(plain.card).to.deep.equal({ cvv: '321' });
+    });
+
+    it('switches to the full card form when the customer chooses a new card', async () => {
+      await mount(savedOrder());
+      const newCard = inputByLabel(form.shadowRoot!, 'Use a new card');
+      newCard.focus();
+      await press('Space');
+      await form.updateComplete;
+      expect(field('Card number')).to.be.instanceOf(HTMLInputElement);
+      expect(field('Name on card')).to.be.instanceOf(HTMLInputElement);
+    });
+
+    it('asks for four digits when the saved card is an American Express', async () => {
+      await mount(savedOrder());
+      const amex = inputByLabel(form.shadowRoot!, 'American Express ending in 0005');
+      amex.focus();
+      await press('Space');
+      await form.updateComplete;
+      expect(field('Security code').maxLength).to.equal(4);
+    });
+  });
+});

@@ -1,0 +1,455 @@
+import { expect } from 'chai';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { WIDGET_EVENTS } from '../../../shared/events.ts';
+import { formatTimestamp } from '../../../shared/timestamps.ts';
+import type { CkCheckout } from '../../../widget/components/checkout.ts';
+import '../../../widget/components/checkout.ts';
+import { API_KEY, ApiStub } from '../support/api-stub.ts';
+import { expectAccessible } from '../support/axe.ts';
+import { activeElement, buttonByText, deepQuery, deepText, inputByLabel, press, typeInto, waitFor } from '../support/dom.ts';
+import {
+  AUTH_URL,
+  authenticateAnswer,
+  createOrderAnswer,
+  declinedAnswer,
+  feeAnswer,
+  feeQuote,
+  orderData,
+  paidAnswer,
+  paidStatus,
+  REFERENCE,
+  statusAnswer,
+  transferAnswer,
+  transferDetails,
+  transferStatus,
+} from '../support/fixtures.ts';
+
+const nextYear = String((new Date().getFullYear() + 3) % 100).padStart(2, '0');
+const PUBLIC_EVENTS = ['checkout:ready', 'checkout:pending', 'checkout:success', 'checkout:error', 'checkout:close'] as const;
+
+describe('ck-checkout', () => {
+  let stub: ApiStub;
+  let checkout: CkCheckout;
+  let events: Event[];
+  let redirects: string[];
+  const record = (event: Event) => events.push(event);
+
+  async function mount(attributes: Record<string, string> = {}): Promise<CkCheckout> {
+    checkout = document.createElement('ck-checkout');
+    const defaults = {
+      'api-key': API_KEY,
+      reference: REFERENCE,
+      amount: '12500',
+      currency: 'NGN',
+      description: 'Two tickets',
+      'customer-email': 'ada@example.test',
+      'customer-first-name': 'Ada',
+      'customer-last-name': 'Obi',
+      'customer-mobile': '+2348012345678',
+      'customer-country': 'NG',
+      items: JSON.stringify([
+        { name: 'Things Fall Apart', amount: 8000 },
+        { name: 'Gift wrapping', amount: 4500 },
+      ]),
+      locale: 'en-NG',
+    };
+    for (const [name, value] of Object.entries({ ...defaults, ...attributes })) checkout.setAttribute(name, value);
+    checkout.pollBackoff = { baseMs: 40, maxMs: 120, factor: 1.5 };
+    checkout.redirect = (url) => redirects.push(url);
+    document.body.append(checkout);
+    return checkout;
+  }
+
+  const root = () => checkout.shadowRoot!;
+  const text = () => deepText(root());
+  const view = (name: string) => waitFor(() => checkout.view === name && checkout.matches(`:state(${name})`), 5000);
+  const named = <T extends Event>(type: string) => events.filter((event) => event.type === type) as T[];
+
+  /** Chooses a method the way a keyboard user does: focus the radio, Space to pick it. */
+  async function choose(label: string): Promise<void> {
+    await view('options');
+    const radio = inputByLabel(root(), label);
+    radio.focus();
+    await press('Space');
+  }
+
+  /**
+   * The whole card path with the keyboard alone, from outside the checkout: Tab reaches the first method, Space
+   * picks it, Tab reaches Continue, Enter opens the card form with focus on its heading, and Tab walks the fields
+   * in reading order.
+   */
+  async function payWithTypedCard(): Promise<void> {
+    await view('options');
+    (activeElement() as HTMLElement | null)?.blur();
+    await press('Tab');
+    expect(activeElement()).to.equal(inputByLabel(root(), 'Card'));
+    await press('Space');
+    await press('Tab');
+    expect(activeElement()).to.equal(buttonByText(root(), 'Continue with card'));
+    await press('Enter');
+    await view('card');
+    await waitFor(() => activeElement()?.textContent === 'Pay by card');
+    await waitFor(() => deepQuery(root(), 'ck-card-form')?.shadowRoot?.querySelector('#number'));
+    await expectAccessible(checkout);
+    await press('Tab');
+    expect(activeElement()).to.equal(inputByLabel(root(), 'Card number'));
+    await sendKeys({ type: '4242424242424242' });
+    await press('Tab');
+    await sendKeys({ type: `12${nextYear}` });
+    await press('Tab');
+    await sendKeys({ type: '123' });
+    await press('Tab');
+    expect(activeElement()).to.equal(inputByLabel(root(), 'Name on card'));
+    await sendKeys({ type: 'Ada Obi' });
+    await press('Enter');
+  }
+
+  beforeEach(async () => {
+    sessionStorage.clear();
+    events = [];
+    redirects = [];
+    for (const type of PUBLIC_EVENTS) document.addEventListener(type, record);
+    stub = await ApiStub.install();
+    stub.answerAlways('/checkout/order/fee', (plain) => ({ body: feeAnswer(feeQuote((plain as { paymentoption: string }).paymentoption)) }));
+  });
+
+  afterEach(async () => {
+    expect(stub.rejected, 'payloads the backend would refuse').to.deep.equal([]);
+    checkout?.remove();
+    stub.restore();
+    for (const type of PUBLIC_EVENTS) document.removeEventListener(type, record);
+    await setViewport({ width: 800, height: 600 });
+  });
+
+  it('shows a loading state, then creates the order with an encrypted payload and tells the host it is ready', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    stub.answer('/checkout/order/create', async () => {
+      await held;
+      return { body: createOrderAnswer() };
+    });
+    await mount();
+    await view('loading');
+    await waitFor(() => text().includes('Preparing your checkout…'));
+    await expectAccessible(checkout);
+    release();
+
+    await view('options');
+    const [create] = stub.requestsTo('/checkout/order/create');
+    expect(create!.plain).to.deep.equal({
+      customer: { firstname: 'Ada', lastname: 'Obi', mobile: '+2348012345678', country: 'NG', email: 'ada@example.test' },
+      order: {
+        amount: 12500,
+        reference: REFERENCE,
+        description: 'Two tickets',
+        currency: 'NGN',
+        items: [
+          { name: 'Things Fall Apart', amount: 8000 },
+          { name: 'Gift wrapping', amount: 4500 },
+        ],
+      },
+      payment: { RedirectUrl: window.location.href },
+    });
+    expect(text()).to.include('Kola Books');
+    expect(text()).to.include('Things Fall Apart ₦8,000.00');
+    expect(text()).to.include('Test mode');
+    const [ready] = named<Event & { reference: string; status: string }>('checkout:ready');
+    expect(ready).to.include({ reference: REFERENCE, status: 'Initiated', bubbles: true, composed: true });
+    await waitFor(() => stub.trackedEvents().includes('opened'));
+    await expectAccessible(checkout);
+  });
+
+  it('takes a card payment from start to finish with the keyboard alone and reports success without card data', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: paidAnswer() });
+    await mount();
+    await view('options');
+    await expectAccessible(checkout);
+    await payWithTypedCard();
+
+    await view('success');
+    expect(text()).to.include('Payment successful');
+    expect(text()).to.include('You paid ₦12,787.50 to Kola Books.');
+    await waitFor(() => activeElement()?.textContent === 'Payment successful');
+    await expectAccessible(checkout);
+
+    const [success] = named<Event & { reference: string; status: string }>('checkout:success');
+    expect(success).to.include({ reference: REFERENCE, status: 'Successful' });
+    const carried = JSON.stringify({ ...success, reference: success!.reference, status: success!.status });
+    expect(carried).not.to.include('4242');
+    expect(carried).not.to.include('123');
+    await waitFor(() => ['opened', 'option-selected', 'card-submitted'].every((name) => stub.trackedEvents().includes(name)));
+    for (const name of stub.trackedEvents()) expect(WIDGET_EVENTS).to.include(name);
+
+    buttonByText(root(), 'Done').focus();
+    await press('Enter');
+    expect(named('checkout:close')).to.have.length(1);
+  });
+
+  it('sends the customer to 3-D Secure and picks up where they were when the bank sends them back', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: authenticateAnswer() });
+    await mount();
+    await payWithTypedCard();
+    await view('authenticating');
+    await waitFor(() => redirects.length === 1);
+    expect(redirects).to.deep.equal([AUTH_URL]);
+    expect(text()).to.include('Confirm with your bank');
+    expect(named<Event & { status: string }>('checkout:pending')[0]).to.include({ reference: REFERENCE, status: 'Pending', method: 'card' });
+    await waitFor(() => stub.trackedEvents().includes('authentication-started'));
+    await expectAccessible(checkout);
+    checkout.remove();
+
+    // The hosted page returns to this page with the reference and status in the query string.
+    const before = window.location.href;
+    const returned = new URL(before);
+    returned.searchParams.set('reference', REFERENCE);
+    returned.searchParams.set('status', 'approved');
+    window.history.replaceState(null, '', returned);
+    stub.answer('/checkout/order/status', { body: statusAnswer() });
+    stub.answer('/checkout/order/status', { body: paidStatus() });
+    await mount();
+    await view('success');
+    expect(stub.requestsTo('/checkout/order/create')).to.have.length(1);
+    expect(stub.requestsTo('/checkout/order/status').map((request) => request.plain)).to.deep.equal([{ reference: REFERENCE }, { reference: REFERENCE }]);
+    expect(window.location.href).to.equal(before);
+    expect(text()).to.include('Kola Books');
+    expect(deepText(root().querySelector('ck-checkout-header')!)).to.include('₦12,787.50');
+    await waitFor(() => stub.trackedEvents().includes('authentication-finished'));
+  });
+
+  it('shows a one-time account for a bank transfer, polls once the money is sent, and asks for the rest of a short payment', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer() });
+    stub.answer('/checkout/order/status', { body: transferStatus({ amount_due: 2500 }) });
+    stub.answerAlways('/checkout/order/status', { body: transferStatus({ amount_due: 2500 }) });
+    await mount();
+    await choose('Bank transfer');
+    await waitFor(() => text().includes('Kola Books pays the fee.'));
+    buttonByText(root(), 'Get account details').focus();
+    await press('Enter');
+    await view('transfer');
+    expect((stub.requestsTo('/checkout/order/pay')[0]!.plain as { paymentoption: string }).paymentoption).to.equal('bank-transfer');
+    expect(text()).to.include('Account number 0123456789');
+    expect(named<Event & { method: string }>('checkout:pending')[0]).to.include({ method: 'bank-transfer' });
+    await waitFor(() => stub.trackedEvents().includes('transfer-shown'));
+    await expectAccessible(checkout);
+
+    buttonByText(root(), 'I have sent the money').focus();
+    await press('Enter');
+    await waitFor(() => text().includes('Send the remaining ₦2,500.00 to the same account'));
+    expect(text()).to.include('Waiting for your transfer.');
+    await expectAccessible(checkout);
+
+    stub.answerAlways('/checkout/order/status', { body: paidStatus({ payment_type: 'Pay With Bank Transfer', total_charged_amount: 12500 }) });
+    await view('success');
+    expect(text()).to.include('You paid ₦12,500.00 to Kola Books.');
+    expect(text()).not.to.include('more than was due');
+    const polls = stub.requestsTo('/checkout/order/status').length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stub.requestsTo('/checkout/order/status')).to.have.length(polls, 'polling stops at a final state');
+  });
+
+  it('tells the customer who sent too much that the excess is recorded for a refund', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer() });
+    stub.answerAlways('/checkout/order/status', {
+      body: paidStatus({ payment_type: 'Pay With Bank Transfer', total_charged_amount: 12500, amount_received: 13000, excess_amount: 500 }),
+    });
+    await mount();
+    await choose('Bank transfer');
+    buttonByText(root(), 'Get account details').click();
+    await view('transfer');
+    buttonByText(root(), 'I have sent the money').click();
+    await view('success');
+    expect(text()).to.include('You sent ₦500.00 more than was due. Kola Books has a record of it and will refund it.');
+    await expectAccessible(checkout);
+  });
+
+  it('ends an expired transfer account and offers a new one', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer(transferDetails({ expiresAt: formatTimestamp(new Date(Date.now() + 1500)) })) });
+    stub.answerAlways('/checkout/order/status', {
+      body: transferStatus({ payment_status: 4, payment_response_code: '04', payment_response_message: 'Account number has expired' }),
+    });
+    await mount();
+    await choose('Bank transfer');
+    buttonByText(root(), 'Get account details').click();
+    await view('transfer');
+    await view('expired');
+    expect(text()).to.include('The account number has expired');
+    const [expired] = named<Event & { code: string }>('checkout:error');
+    expect(expired).to.include({ code: '04', status: 'Failed' });
+    await expectAccessible(checkout);
+
+    stub.answer('/checkout/order/pay', { body: transferAnswer(transferDetails({ bankAccount: '0987654321' })) });
+    buttonByText(root(), 'Get a new account number').focus();
+    await press('Enter');
+    await view('transfer');
+    expect(text()).to.include('0987654321');
+  });
+
+  it('explains a decline in plain words and lets the customer try again', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: declinedAnswer('51', 'Insufficient funds') });
+    await mount();
+    await payWithTypedCard();
+    await view('failure');
+    expect(text()).to.include('Payment not completed');
+    expect(text()).to.include('There is not enough money on this card. Try another card.');
+    expect(named<Event & { code: string }>('checkout:error')[0]).to.include({ code: '51', reference: REFERENCE });
+    await expectAccessible(checkout);
+
+    buttonByText(root(), 'Try again').click();
+    await view('card');
+    buttonByText(root(), 'Change payment method').click();
+    await view('options');
+  });
+
+  it('says what to do when the merchant key is refused, and offers no pointless retry', async () => {
+    stub.keysAnswer = { status: 401, body: { status: 'failed', statusCode: 'AUTH401', message: 'The api-key header is missing or unknown.' } };
+    await mount();
+    await view('error');
+    expect(text()).to.include('This checkout is not set up correctly, so it cannot take payments. Please let the merchant know.');
+    expect(() => buttonByText(root(), 'Try again')).to.throw();
+    expect(named<Event & { code: string }>('checkout:error')[0]).to.include({ code: 'AUTH401' });
+    await expectAccessible(checkout);
+  });
+
+  it('recovers from a network failure when the customer tries again', async () => {
+    stub.answer('/checkout/order/create', { networkError: true });
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount();
+    await view('error');
+    expect(text()).to.include('Check your internet connection, then try again.');
+    buttonByText(root(), 'Try again').click();
+    await view('options');
+  });
+
+  it('resumes the same order after a reload instead of creating it twice', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount();
+    await choose('Bank transfer');
+    checkout.remove();
+
+    stub.answer('/checkout/order/status', { body: statusAnswer({ payment_status: 1, payment_reference: null, payment_type: null }) });
+    await mount();
+    await view('options');
+    expect(stub.requestsTo('/checkout/order/create')).to.have.length(1);
+    expect(inputByLabel(root(), 'Bank transfer').checked).to.equal(true);
+    expect(text()).to.include('Gift wrapping');
+  });
+
+  it('keeps each order\'s place apart when two checkouts share a tab, and resumes the first after a reload', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount();
+    await choose('Bank transfer');
+    checkout.remove();
+
+    // Another checkout in the same tab (a modal beside an inline one) with an order of its own.
+    const other = orderData({ order: { ...orderData().order, reference: 'ORD-OTHER-2' } });
+    stub.answer('/checkout/order/create', { body: createOrderAnswer(other) });
+    await mount({ reference: 'ORD-OTHER-2' });
+    await choose('Card');
+    checkout.remove();
+
+    stub.answer('/checkout/order/status', { body: statusAnswer({ payment_status: 1, payment_reference: null, payment_type: null }) });
+    await mount();
+    await view('options');
+    expect(stub.requestsTo('/checkout/order/create').map((request) => (request.plain as { order: { reference: string } }).order.reference)).to.deep.equal([REFERENCE, 'ORD-OTHER-2']);
+    expect(inputByLabel(root(), 'Bank transfer').checked).to.equal(true);
+  });
+
+  it('shows where an order already is when the page creates it again in a tab with no record of it', async () => {
+    const paidOrder = orderData({ order: { ...orderData().order, statusId: 5, status: 'Successful' } });
+    stub.answer('/checkout/order/create', { body: createOrderAnswer(paidOrder) });
+    stub.answerAlways('/checkout/order/status', { body: paidStatus() });
+    await mount();
+    await view('success');
+    expect(stub.requestsTo('/checkout/order/create')).to.have.length(1);
+    expect(stub.requestsTo('/checkout/order/pay')).to.have.length(0);
+    const [ready] = named<Event & { reference: string; status: string }>('checkout:ready');
+    expect(ready).to.include({ reference: REFERENCE, status: 'Successful' });
+  });
+
+  it('resumes a transfer the customer already reported as sent, and keeps polling', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer() });
+    stub.answerAlways('/checkout/order/status', { body: transferStatus() });
+    await mount();
+    await choose('Bank transfer');
+    buttonByText(root(), 'Get account details').click();
+    await view('transfer');
+    buttonByText(root(), 'I have sent the money').click();
+    await waitFor(() => stub.requestsTo('/checkout/order/status').length > 0);
+    checkout.remove();
+
+    const before = stub.requestsTo('/checkout/order/status').length;
+    await mount();
+    await view('transfer');
+    expect(text()).to.include('Waiting for your transfer.');
+    await waitFor(() => stub.requestsTo('/checkout/order/status').length >= before + 3);
+  });
+
+  it('speaks French with French number formats when the locale says so', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer(orderData()) });
+    await mount({ locale: 'fr-FR' });
+    await view('options');
+    // The French catalog is its own chunk; it may arrive after the order does.
+    await waitFor(() => text().includes('Choisissez votre moyen de paiement'));
+    expect(text()).to.match(/Sous-total 12\s500,00\sNGN/);
+    expect(root().querySelector('.panel')!.getAttribute('lang')).to.equal('fr');
+    await expectAccessible(checkout);
+  });
+
+  it('follows the theme attribute for light and dark, and exposes its state to host styles', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount({ theme: 'dark' });
+    await view('options');
+    const panel = root().querySelector('.panel')!;
+    expect(getComputedStyle(panel).colorScheme).to.equal('dark');
+    expect(getComputedStyle(panel).backgroundColor).to.equal('rgb(15, 23, 42)');
+    expect(checkout.matches(':state(options)')).to.equal(true);
+    expect(checkout.matches(':state(loading)')).to.equal(false);
+    await expectAccessible(checkout);
+    checkout.setAttribute('theme', 'light');
+    await checkout.updateComplete;
+    expect(getComputedStyle(panel).backgroundColor).to.equal('rgb(255, 255, 255)');
+  });
+
+  it('lets the host theme it through --checkout-* custom properties and ::part', async () => {
+    const style = document.createElement('style');
+    style.textContent = 'ck-checkout { --checkout-accent: rgb(0, 100, 0); } ck-checkout::part(header) { padding-top: 33px; }';
+    document.head.append(style);
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount({ theme: 'light' });
+    await view('options');
+    expect(getComputedStyle(deepQuery(root(), '.monogram')!).backgroundColor).to.equal('rgb(0, 100, 0)');
+    expect(getComputedStyle(root().querySelector('ck-checkout-header')!).paddingTop).to.equal('33px');
+    style.remove();
+  });
+
+  it('fires checkout:close from the close button when shown as a dialog', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount({ closable: '' });
+    await view('options');
+    buttonByText(root(), 'Close checkout').focus();
+    await press('Enter');
+    expect(named<Event & { reference: string }>('checkout:close')[0]).to.include({ reference: REFERENCE });
+    await waitFor(() => stub.trackedEvents().includes('closed'));
+  });
+
+  it('fits a 320 px wide screen (and so 200% zoom on a 640 px one) without sideways scrolling', async () => {
+    await setViewport({ width: 320, height: 640 });
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer() });
+    await mount();
+    await choose('Bank transfer');
+    const fits = () => document.documentElement.scrollWidth <= 320 && checkout.getBoundingClientRect().right <= 320;
+    expect(fits()).to.equal(true);
+    buttonByText(root(), 'Get account details').click();
+    await view('transfer');
+    expect(fits()).to.equal(true);
+    await expectAccessible(checkout);
+  });
+});

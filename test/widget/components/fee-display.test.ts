@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import { CheckoutApi } from '../../../widget/api/client.ts';
+import type { CkFeeDisplay } from '../../../widget/components/fee-display.ts';
+import '../../../widget/components/fee-display.ts';
+import { Localizer } from '../../../widget/i18n/localizer.ts';
+import { FeeQuotedEvent } from '../../../widget/internal-events.ts';
+import { API_KEY, ApiStub } from '../support/api-stub.ts';
+import { expectAccessible } from '../support/axe.ts';
+import { buttonByText, deepText, waitFor } from '../support/dom.ts';
+import { feeAnswer, feeQuote, orderData, REFERENCE } from '../support/fixtures.ts';
+
+describe('ck-fee-display', () => {
+  let stub: ApiStub;
+  let display: CkFeeDisplay;
+
+  async function mount(option: string): Promise<CkFeeDisplay> {
+    display = document.createElement('ck-fee-display');
+    display.api = new CheckoutApi({ apiKey: API_KEY, baseUrl: window.location.origin });
+    display.order = orderData();
+    display.localizer = new Localizer('en-NG');
+    display.option = option;
+    document.body.append(display);
+    return display;
+  }
+
+  const text = () => deepText(display.shadowRoot!);
+
+  beforeEach(async () => {
+    stub = await ApiStub.install();
+  });
+
+  afterEach(() => {
+    display.remove();
+    stub.restore();
+  });
+
+  it('quotes the selected method before paying: subtotal, fee, who bears it and the total', async () => {
+    stub.answer('/checkout/order/fee', { body: feeAnswer(feeQuote('C')) });
+    const quotes: FeeQuotedEvent[] = [];
+    await mount('C');
+    display.addEventListener(FeeQuotedEvent.eventName, (event) => quotes.push(event));
+    await waitFor(() => text().includes('Total to pay'));
+    expect(text()).to.include('Subtotal ₦12,500.00 Fee ₦287.50 Total to pay ₦12,787.50');
+    expect(text()).to.include('You pay the fee.');
+    expect(stub.requestsTo('/checkout/order/fee')[0]!.plain).to.deep.include({ amount: 12500, currency: 'NGN', paymentoption: 'C', reference: REFERENCE });
+    expect(quotes.map((event) => event.quote.totalChargedAmount)).to.deep.equal([12787.5]);
+    await expectAccessible(display);
+  });
+
+  it('asks again and updates when the method changes', async () => {
+    stub.answer('/checkout/order/fee', { body: feeAnswer(feeQuote('C')) });
+    stub.answer('/checkout/order/fee', { body: feeAnswer(feeQuote('bank-transfer')) });
+    await mount('C');
+    await waitFor(() => text().includes('₦12,787.50'));
+    display.option = 'bank-transfer';
+    await waitFor(() => text().includes('Kola Books pays the fee.'));
+    expect(text()).to.include('Fee No fee Total to pay ₦12,500.00');
+    expect(stub.requestsTo('/checkout/order/fee').map((request) => (request.plain as { paymentoption: string }).paymentoption)).to.deep.equal([
+      'C',
+      'bank-transfer',
+    ]);
+  });
+
+  it('explains a split fee in words', async () => {
+    stub.answer('/checkout/order/fee', {
+      body: feeAnswer(feeQuote('C', { fee: 200, customerFee: 100, subsidiaryFee: 100, totalChargedAmount: 12600, bearer: 'split' })),
+    });
+    await mount('C');
+    await waitFor(() => text().includes('shared'));
+    expect(text()).to.include('The fee is shared: you pay ₦100.00, Kola Books pays ₦100.00.');
+  });
+
+  it('says the fee could not be worked out and lets the customer ask again', async () => {
+    stub.answer('/checkout/order/fee', { networkError: true });
+    stub.answer('/checkout/order/fee', { body: feeAnswer(feeQuote('C')) });
+    await mount('C');
+    await waitFor(() => text().includes('The fee could not be worked out'));
+    await expectAccessible(display);
+    buttonByText(display.shadowRoot!, 'Try again').click();
+    await waitFor(() => text().includes('₦12,787.50'));
+  });
+});

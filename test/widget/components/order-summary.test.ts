@@ -1,0 +1,38 @@
+import { expect } from 'chai';
+import type { CkOrderSummary } from '../../../widget/components/order-summary.ts';
+import '../../../widget/components/order-summary.ts';
+import { Localizer } from '../../../widget/i18n/localizer.ts';
+import { expectAccessible } from '../support/axe.ts';
+import { deepQueryAll, deepText } from '../support/dom.ts';
+import { orderData } from '../support/fixtures.ts';
+
+describe('ck-order-summary', () => {
+  let summary: CkOrderSummary;
+
+  async function mount(locale: string): Promise<CkOrderSummary> {
+    summary = document.createElement('ck-order-summary');
+    summary.order = orderData();
+    summary.localizer = await Localizer.load(locale);
+    document.body.append(summary);
+    await summary.updateComplete;
+    return summary;
+  }
+
+  afterEach(() => summary.remove());
+
+  it('lists each line item and the subtotal in the order currency', async () => {
+    await mount('en-NG');
+    const rows = deepQueryAll(summary.shadowRoot!, 'li').map((row) => deepText(row));
+    expect(rows).to.deep.equal(['Things Fall Apart ₦8,000.00', 'Gift wrapping ₦4,500.00']);
+    expect(deepText(summary.shadowRoot!)).to.include('Subtotal ₦12,500.00');
+    expect(deepText(summary.shadowRoot!)).to.include('Order ORD-1001');
+    await expectAccessible(summary);
+  });
+
+  it('formats amounts the French way for a French customer', async () => {
+    await mount('fr-FR');
+    const text = deepText(summary.shadowRoot!);
+    expect(text).to.match(/Sous-total 12\s500,00\sNGN/);
+    expect(text).to.include('Commande ORD-1001');
+  });
+});

@@ -1,0 +1,208 @@
+import { expect } from 'chai';
+import '../../../widget/embed/embed.ts';
+import { CheckoutCloseEvent, CheckoutErrorEvent, CheckoutSuccessEvent } from '../../../widget/events.ts';
+import type { CheckoutWidgetElement } from '../../../widget/embed/checkout-widget.ts';
+import { PROTOCOL } from '../../../widget/embed/protocol.ts';
+import { waitFor } from '../support/dom.ts';
+import { otherOrigin, RELAY_PATH, RelayLog } from '../support/relay.ts';
+
+/**
+ * The embed script's side of the protocol, against a stand-in frame on another origin (the relay). The session
+ * request is answered here; the e2e tests run the real backend and the real checkout frame.
+ */
+const frameOrigin = otherOrigin();
+const frameUrl = `${frameOrigin}${RELAY_PATH}`;
+const success = { protocol: PROTOCOL, kind: 'event', event: { type: 'checkout:success', reference: 'ORD-7', status: 'Successful' } };
+
+interface SessionRequest {
+  url: string;
+  apiKey: string | null;
+}
+
+function answerSessions(answer: { status: number; body: unknown }): { requests: SessionRequest[]; restore: () => void } {
+  const original = window.fetch;
+  const requests: SessionRequest[] = [];
+  window.fetch = async (input, init) => {
+    requests.push({ url: String(input), apiKey: new Headers(init?.headers).get('api-key') });
+    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+  };
+  return { requests, restore: () => (window.fetch = original) };
+}
+
+const sessionOpened = {
+  status: 200,
+  body: { status: 'success', statusCode: '00', message: 'Embedding session opened', data: { frameUrl, frameOrigin, parentOrigin: window.location.origin, expiresAt: '2030-01-01T00:00:00.000' } },
+};
+
+async function inlineWidget(log: RelayLog): Promise<{ widget: CheckoutWidgetElement; frame: HTMLIFrameElement }> {
+  const widget = document.createElement('checkout-widget');
+  widget.setAttribute('api-key', 'pk_test_embed');
+  widget.setAttribute('reference', 'ORD-7');
+  widget.setAttribute('amount', '2500');
+  widget.setAttribute('email', 'ada@example.test');
+  widget.setAttribute('first-name', 'Ada');
+  widget.setAttribute('items', '[{"name":"Tea","amount":2500}]');
+  document.body.append(widget);
+  const frame = await waitFor(() => widget.shadowRoot?.querySelector('iframe'));
+  await waitFor(() => log.loaded.includes(frameOrigin));
+  return { widget, frame };
+}
+
+describe('<checkout-widget> and the embed script', () => {
+  let log: RelayLog;
+  let restore: () => void = () => undefined;
+  beforeEach(() => {
+    log = new RelayLog();
+  });
+  afterEach(() => {
+    log.stop();
+    restore();
+    for (const element of document.querySelectorAll('checkout-widget, iframe')) element.remove();
+  });
+
+  it('frames the URL its session gives, with no key in it, and posts the settings only once the frame is ready, only to its origin', async () => {
+    const sessions = answerSessions(sessionOpened);
+    restore = sessions.restore;
+    const { frame } = await inlineWidget(log);
+    expect(sessions.requests).to.deep.equal([{ url: `${window.location.origin}/checkout/embed/sessions`, apiKey: 'pk_test_embed' }]);
+    expect(frame.src).to.equal(frameUrl);
+    expect(frame.title).to.equal('Checkout');
+    expect(log.received).to.deep.equal([]);
+
+    await log.post(frame.contentWindow!, { protocol: PROTOCOL, kind: 'ready' });
+    await waitFor(() => log.received.length === 1);
+    expect(log.received[0]).to.deep.equal({
+      protocol: PROTOCOL,
+      kind: 'settings',
+      modal: false,
+      settings: { 'api-key': 'pk_test_embed', reference: 'ORD-7', amount: 2500, 'customer-email': 'ada@example.test', 'customer-first-name': 'Ada', items: [{ name: 'Tea', amount: 2500 }] },
+    });
+  });
+
+  it('dispatches events only from its own frame while it is on the frame origin, as typed, bubbling, composed events', async () => {
+    restore = answerSessions(sessionOpened).restore;
+    const { widget, frame } = await inlineWidget(log);
+    const heard: CheckoutSuccessEvent[] = [];
+    document.addEventListener('checkout:success', (event) => heard.push(event));
+
+    // The page itself, and another frame on the same origin, are not the checkout.
+    window.postMessage(success, '*');
+    const stranger = document.createElement('iframe');
+    stranger.src = frameUrl;
+    document.body.append(stranger);
+    await waitFor(() => log.loaded.length === 2);
+    await log.post(stranger.contentWindow!, success);
+    expect(heard).to.have.length(0);
+
+    await log.post(frame.contentWindow!, success);
+    await waitFor(() => heard.length === 1);
+    expect(heard[0]).to.be.instanceOf(CheckoutSuccessEvent);
+    expect(heard[0]!.target).to.equal(widget);
+    expect([heard[0]!.reference, heard[0]!.status, heard[0]!.bubbles, heard[0]!.composed]).to.deep.equal(['ORD-7', 'Successful', true, true]);
+
+    // The frame navigated to another origin: what it says from there is not the checkout's.
+    frame.contentWindow!.postMessage({ navigate: `${window.location.origin}${RELAY_PATH}` }, '*');
+    await waitFor(() => log.loaded.includes(window.location.origin));
+    await log.post(frame.contentWindow!, success);
+    expect(heard).to.have.length(1);
+  });
+
+  it('keeps the inline frame\'s room while its session loads, so the page below does not move when the frame arrives', async () => {
+    let answer: ((response: Response) => void) | undefined;
+    const original = window.fetch;
+    window.fetch = () => new Promise<Response>((resolve) => (answer = resolve));
+    restore = () => (window.fetch = original);
+    const widget = document.createElement('checkout-widget');
+    widget.setAttribute('api-key', 'pk_test_embed');
+    widget.setAttribute('reference', 'ORD-9');
+    const below = document.createElement('button');
+    below.textContent = 'Below the checkout';
+    document.body.append(widget, below);
+    const before = below.getBoundingClientRect().top;
+    expect(widget.getBoundingClientRect().height).to.be.greaterThan(300);
+
+    await waitFor(() => answer !== undefined);
+    answer!(new Response(JSON.stringify(sessionOpened.body), { status: 200, headers: { 'content-type': 'application/json' } }));
+    await waitFor(() => widget.shadowRoot?.querySelector('iframe'));
+    expect(widget.shadowRoot!.querySelector('.placeholder')).to.equal(null);
+    expect(below.getBoundingClientRect().top).to.equal(before);
+    below.remove();
+  });
+
+  it('grows the inline frame to the height its content reports', async () => {
+    restore = answerSessions(sessionOpened).restore;
+    const { frame } = await inlineWidget(log);
+    await log.post(frame.contentWindow!, { protocol: PROTOCOL, kind: 'resize', height: 640 });
+    expect(frame.getBoundingClientRect().height).to.equal(640);
+  });
+
+  it('reports an origin the merchant did not allow as checkout:error, and tells the customer, without a frame', async () => {
+    const message = "The origin http://localhost:8000 is not allowed to embed this merchant's checkout.";
+    restore = answerSessions({ status: 403, body: { status: 'failed', statusCode: 'AUTH403', message } }).restore;
+    const widget = document.createElement('checkout-widget');
+    const errors: CheckoutErrorEvent[] = [];
+    widget.addEventListener('checkout:error', (event) => errors.push(event));
+    widget.setAttribute('api-key', 'pk_test_embed');
+    widget.setAttribute('reference', 'ORD-8');
+    document.body.append(widget);
+    await waitFor(() => errors.length === 1);
+    expect([errors[0]!.code, errors[0]!.message, errors[0]!.reference]).to.deep.equal(['AUTH403', message, 'ORD-8']);
+    expect(widget.shadowRoot!.querySelector('iframe')).to.equal(null);
+    expect(widget.shadowRoot!.querySelector('[role=alert]')!.textContent).to.equal('This checkout is not available on this site.');
+  });
+
+  it('Checkout.open shows a modal, resolves when the order is paid, and closes on Escape from the frame with focus back on the opener', async () => {
+    restore = answerSessions(sessionOpened).restore;
+    const opener = document.createElement('button');
+    opener.textContent = 'Pay';
+    document.body.append(opener);
+    opener.focus();
+    const calls: string[] = [];
+    const result = window.Checkout!.open({
+      apiKey: 'pk_test_embed',
+      reference: 'ORD-9',
+      amount: 1000,
+      onSuccess: (event) => calls.push(`success ${event.reference}`),
+      onClose: (event) => calls.push(`close ${event instanceof CheckoutCloseEvent}`),
+    });
+    const widget = await waitFor(() => document.querySelector('checkout-widget[mode=modal]'));
+    const dialog = await waitFor(() => widget.shadowRoot!.querySelector<HTMLDialogElement>('dialog[open]'));
+    const frame = dialog.querySelector('iframe')!;
+    await waitFor(() => log.loaded.includes(frameOrigin));
+    await log.post(frame.contentWindow!, { protocol: PROTOCOL, kind: 'ready' });
+    await waitFor(() => log.received.length === 1);
+    expect((log.received[0] as { modal: boolean }).modal).to.equal(true);
+
+    await log.post(frame.contentWindow!, { ...success, event: { ...success.event, reference: 'ORD-9' } });
+    expect(await result).to.deep.equal({ outcome: 'success', reference: 'ORD-9', status: 'Successful' });
+    expect(dialog.open).to.equal(true);
+
+    log.postLast(frame.contentWindow!, { protocol: PROTOCOL, kind: 'escape' });
+    await waitFor(() => !document.querySelector('checkout-widget'));
+    expect(calls).to.deep.equal(['success ORD-9', 'close true']);
+    expect(document.activeElement).to.equal(opener);
+  });
+
+  it('CheckoutNS.PaymentCheckout calls onCompleted with failed when the customer closes after a decline', async () => {
+    restore = answerSessions(sessionOpened).restore;
+    const calls: string[] = [];
+    new window.CheckoutNS!.PaymentCheckout({
+      apiKey: 'pk_test_embed',
+      encryptionKey: 'NDA5NiE8UlNBS2V5VmFsdWU+',
+      amount: '1500',
+      merchantReference: 'ORD-10',
+      reference: 'ignored-when-merchantReference-is-given',
+      onCompleted: (outcome) => calls.push(`completed ${outcome.status} ${outcome.reference}`),
+      onClose: () => calls.push('close'),
+    }).init();
+    const widget = await waitFor(() => document.querySelector('checkout-widget[mode=modal]'));
+    expect([widget.getAttribute('reference'), widget.getAttribute('amount')]).to.deep.equal(['ORD-10', '1500']);
+    const frame = await waitFor(() => widget.shadowRoot!.querySelector<HTMLIFrameElement>('dialog[open] iframe'));
+    await waitFor(() => log.loaded.includes(frameOrigin));
+    const declined = { protocol: PROTOCOL, kind: 'event', event: { type: 'checkout:error', reference: 'ORD-10', status: 'Failed', code: '05', message: 'Declined' } };
+    await log.post(frame.contentWindow!, declined);
+    log.postLast(frame.contentWindow!, { protocol: PROTOCOL, kind: 'event', event: { type: 'checkout:close', reference: 'ORD-10', status: 'Failed' } });
+    await waitFor(() => calls.length === 2);
+    expect(calls).to.deep.equal(['completed failed ORD-10', 'close']);
+  });
+});

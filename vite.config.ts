@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import type * as TypeScript from 'typescript';
+import { build, defineConfig, type Logger, type Plugin } from 'vite';
+
+/**
+ * Builds the checkout app page (widget/checkout.html and its entry module) into dist/widget/, served by the
+ * backend under /widget/ (the pages themselves are served at /checkout/frame/…, /l/… and /demo/, so asset URLs
+ * are absolute), and the embed script merchants load, dist/widget/embed.js (served at /embed.js).
+ */
+const widgetRoot = fileURLToPath(new URL('./widget', import.meta.url));
+const page = (file: string) => fileURLToPath(new URL(`./widget/${file}`, import.meta.url));
+
+/** The checkout app page, and the demo merchant page when the embedding work provides one. */
+const input: Record<string, string> = { checkout: page('checkout.html') };
+if (existsSync(page('demo/index.html'))) input['demo'] = page('demo/index.html');
+
+/**
+ * embed.js is its own bundle: a classic script (IIFE) with a stable name, so a merchant's `<script src>` keeps
+ * working and Subresource Integrity can pin it, and so it shares no chunk with the checkout app. It is bundled
+ * first, emitted into the app's build, given to the demo page with its integrity, and its hash is printed. In
+ * development it is written to the build folder (the backend serves /embed.js from there) and rebuilt on change.
+ */
+function embedScript(): Plugin {
+  let bundled: { code: string; integrity: string } | undefined;
+  let outDir = '';
+  let logger: Logger | undefined;
+
+  const bundle = async () => {
+    const result = await build({
+      configFile: false,
+      logLevel: 'silent',
+      root: widgetRoot,
+      build: {
+        write: false,
+        emptyOutDir: false,
+        copyPublicDir: false,
+        target: 'es2022',
+        lib: { entry: page('embed/embed.ts'), formats: ['iife'], name: 'CheckoutEmbed', fileName: () => 'embed.js' },
+      },
+    });
+    const chunk = [result]
+      .flat()
+      .flatMap((output) => ('output' in output ? output.output : []))
+      .find((file) => file.type === 'chunk');
+    if (!chunk || chunk.type !== 'chunk') throw new Error('The embed script did not build.');
+    bundled = { code: chunk.code, integrity: `sha384-${createHash('sha384').update(chunk.code).digest('base64')}` };
+    return bundled;
+  };
+
+  return {
+    name: 'checkout-embed-script',
+    configResolved(config) {
+      outDir = config.build.outDir;
+      logger = config.logger;
+    },
+    async buildStart() {
+      await bundle();
+    },
+    generateBundle() {
+      if (bundled) this.emitFile({ type: 'asset', fileName: 'embed.js', source: bundled.code });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        if (!bundled || !context.path.endsWith('demo/index.html')) return undefined;
+        return [{ tag: 'script', attrs: { src: '/embed.js', integrity: bundled.integrity, crossorigin: 'anonymous' }, injectTo: 'head' }];
+      },
+    },
+    closeBundle() {
+      if (!bundled) return;
+      const size = (gzipSync(bundled.code).length / 1000).toFixed(2);
+      logger?.info(
+        `\nembed.js: ${size} KB gzipped, Subresource Integrity ${bundled.integrity}\n` +
+          `  <script src="https://<checkout host>/embed.js" integrity="${bundled.integrity}" crossorigin="anonymous"></script>\n`,
+      );
+    },
+    async configureServer(server) {
+      const write = async () => {
+        const { code } = await bundle();
+        await mkdir(outDir, { recursive: true });
+        await writeFile(path.join(outDir, 'embed.js'), code);
+      };
+      await write();
+      const embedSources = [page('embed/'), page('events.ts')];
+      server.watcher.on('change', (file) => {
+        if (embedSources.some((source) => file.startsWith(source))) write().catch((error: unknown) => server.config.logger.error(String(error)));
+      });
+    },
+  };
+}
+
+/** The parts of the manifest's schema (custom-elements-manifest 1.0) this build edits. */
+interface Manifest {
+  modules: {
+    path: string;
+    declarations?: {
+      kind: string;
+      name: string;
+      tagName?: string;
+      members?: { kind: string; name: string; privacy?: string; description?: string }[];
+      events?: { name?: string }[];
+    }[];
+    exports?: { kind: string; name: string; declaration: { name: string; module: string } }[];
+  }[];
+}
+
+interface ManifestAnalyzer {
+  create(options: { modules: TypeScript.SourceFile[] }): Manifest;
+  ts: typeof TypeScript;
+}
+
+/**
+ * custom-elements.json, the Custom Elements Manifest of what embed.js defines (`<checkout-widget>`: attributes,
+ * events, slot, parts, methods), read by editors and documentation tools. Generated from the element's source and
+ * its JSDoc tags by @custom-elements-manifest/analyzer; only the documented public API is kept (the analyzer also
+ * lists undocumented internals and the bare `dispatchEvent` calls), and the module is named `embed.js`, the file
+ * that defines the element.
+ */
+function customElementsManifest(): Plugin {
+  const source = 'embed/checkout-widget.ts';
+  return {
+    name: 'checkout-custom-elements-manifest',
+    async generateBundle() {
+      // The package's own typings cover only its CLI configuration.
+      const { create, ts } = (await import('@custom-elements-manifest/analyzer')) as unknown as ManifestAnalyzer;
+      const module = ts.createSourceFile(source, await readFile(page(source), 'utf8'), ts.ScriptTarget.ES2022, true);
+      const manifest = create({ modules: [module] });
+      for (const described of manifest.modules) {
+        described.path = 'embed.js';
+        for (const declaration of described.declarations ?? []) {
+          if (declaration.kind !== 'class') continue;
+          declaration.members = declaration.members?.filter(
+            (member) => member.privacy !== 'private' && !member.name.startsWith('#') && (member.kind === 'method' || Boolean(member.description)),
+          );
+          declaration.events = declaration.events?.filter((event) => event.name?.startsWith('checkout:'));
+          if (declaration.tagName) {
+            described.exports = [{ kind: 'custom-element-definition', name: declaration.tagName, declaration: { name: declaration.name, module: 'embed.js' } }];
+          }
+        }
+      }
+      this.emitFile({ type: 'asset', fileName: 'custom-elements.json', source: `${JSON.stringify(manifest, null, 2)}\n` });
+    },
+  };
+}
+
+export default defineConfig({
+  root: widgetRoot,
+  base: '/widget/',
+  plugins: [embedScript(), customElementsManifest()],
+  build: {
+    outDir: fileURLToPath(new URL('./dist/widget', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    // Every browser that runs the checkout supports modulepreload; the polyfill would only cost bytes.
+    modulePreload: { polyfill: false },
+    rollupOptions: {
+      input,
+      output: {
+        // The demo merchant page is not part of the checkout: its files sit apart (dist/widget/demo/assets).
+        entryFileNames: (chunk) => (chunk.name === 'demo' ? 'demo/assets/[name]-[hash].js' : 'assets/[name]-[hash].js'),
+        assetFileNames: (asset) => ((asset.names ?? []).some((name) => name.startsWith('demo')) ? 'demo/assets/[name]-[hash][extname]' : 'assets/[name]-[hash][extname]'),
+        // Code shared by the first screen and the lazy views (Lit, the base class, shared styles) gets a name that
+        // says so, instead of the name of whichever module the bundler happened to pick.
+        manualChunks: (id) => (/node_modules\/(lit|lit-html|lit-element|@lit)\//.test(id) || /widget\/(base|styles|internal-events|context)/.test(id) ? 'common' : undefined),
+      },
+    },
+  },
+  server: { fs: { allow: [fileURLToPath(new URL('.', import.meta.url))] } },
+});

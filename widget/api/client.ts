@@ -1,0 +1,144 @@
+import type { ZodMiniType } from 'zod/mini';
+import type { ErrorCode } from '../../shared/envelope.ts';
+import type { WIDGET_EVENTS } from '../../shared/events.ts';
+import type { FeePlain } from '../../shared/fees.ts';
+import type { CreateOrderPlain } from '../../shared/orders.ts';
+import type { PayOrderPlain } from '../../shared/payments.ts';
+import { chooseKey, encryptPayload, loadJose } from './encrypt.ts';
+import {
+  createOrderResponse,
+  errorEnvelope,
+  feeResponse,
+  keysResponse,
+  orderStatusResponse,
+  payOrderResponse,
+  trackEventResponse,
+  type CreateOrderData,
+  type FeeQuote,
+  type OrderStatusResponse,
+  type PayOrderResponse,
+  type PublicEncryptionKey,
+} from './wire.ts';
+
+export type WidgetEventName = (typeof WIDGET_EVENTS)[number];
+
+/** Envelope codes, plus what can go wrong before an envelope arrives. */
+export type ApiErrorCode = ErrorCode | 'NETWORK' | 'UNREADABLE' | 'NO_KEY';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly requestId?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface ApiOptions {
+  apiKey: string;
+  /** Origin (and optional path prefix) of the checkout API; the page's own origin when empty. */
+  baseUrl: string;
+}
+
+/**
+ * The checkout API as the widget speaks it: every order endpoint takes `{data: <JWE>}` and every answer is
+ * parsed at the boundary before the components see it. Card data passes through `pay` and nowhere else, and
+ * nothing here logs.
+ */
+export class CheckoutApi {
+  #keyPromise: Promise<PublicEncryptionKey> | undefined;
+
+  constructor(readonly options: ApiOptions) {}
+
+  /** Test keys (`pk_test_…`) reach the sandbox processor, which also takes the gateway's non-Luhn test card. */
+  get testMode(): boolean {
+    return /^(pk|sk)_test_/.test(this.options.apiKey);
+  }
+
+  createOrder(plain: CreateOrderPlain, signal?: AbortSignal): Promise<CreateOrderData> {
+    return this.#postEncrypted('/checkout/order/create', plain, createOrderResponse, signal).then((answer) => answer.data);
+  }
+
+  quoteFee(plain: Omit<FeePlain, 'paymentoption'> & { paymentoption: string }, signal?: AbortSignal): Promise<FeeQuote> {
+    return this.#postEncrypted('/checkout/order/fee', plain, feeResponse, signal).then((answer) => answer.data);
+  }
+
+  /** Declines come back as values (`status: failed` with the payment in `data`), not as errors. */
+  pay(plain: PayOrderPlain, signal?: AbortSignal): Promise<PayOrderResponse> {
+    return this.#postEncrypted('/checkout/order/pay', plain, payOrderResponse, signal);
+  }
+
+  orderStatus(reference: string, signal?: AbortSignal): Promise<OrderStatusResponse> {
+    return this.#postEncrypted('/checkout/order/status', { reference }, orderStatusResponse, signal);
+  }
+
+  /** Best effort: the timeline is for the merchant's support staff, never a reason to stop a payment. */
+  async track(eventname: WidgetEventName, orderreference: string, extra: Record<string, string> = {}): Promise<boolean> {
+    try {
+      await this.#postEncrypted('/checkout/order/event/track', { ...extra, eventname, orderreference }, trackEventResponse, undefined, true);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  #url(path: string): string {
+    const base = this.options.baseUrl.replace(/\/+$/, '');
+    return `${base}${path}`;
+  }
+
+  #encryptionKey(signal?: AbortSignal): Promise<PublicEncryptionKey> {
+    void loadJose().catch(() => undefined);
+    this.#keyPromise ??= this.#request('GET', '/checkout/keys', undefined, keysResponse, signal).then((answer) => {
+      const key = chooseKey(answer.data.keys);
+      if (!key) throw new ApiError('NO_KEY', 'The merchant publishes no key this checkout can encrypt with.');
+      return key;
+    });
+    // A failed fetch must not poison later attempts (the customer may be back online).
+    this.#keyPromise.catch(() => (this.#keyPromise = undefined));
+    return this.#keyPromise;
+  }
+
+  /** `keepalive` lets a tracking call finish while the page navigates to the 3-D Secure page. */
+  async #postEncrypted<T>(path: string, plain: unknown, schema: ZodMiniType<T>, signal?: AbortSignal, keepalive = false): Promise<T> {
+    const key = await this.#encryptionKey(signal);
+    const data = await encryptPayload(plain, key);
+    return this.#request('POST', path, JSON.stringify({ data }), schema, signal, keepalive);
+  }
+
+  async #request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: string | undefined,
+    schema: ZodMiniType<T>,
+    signal?: AbortSignal,
+    keepalive = false,
+  ): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json', 'api-key': this.options.apiKey };
+    if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['idempotency-key'] = crypto.randomUUID();
+    }
+    let response: Response;
+    try {
+      response = await fetch(this.#url(path), { method, headers, body, signal, keepalive, credentials: 'omit', cache: 'no-store' });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason ?? error;
+      throw new ApiError('NETWORK', 'The checkout service could not be reached.');
+    }
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      if (signal?.aborted) throw signal.reason;
+      throw new ApiError(response.status >= 500 ? 'ERR500' : 'UNREADABLE', `The answer to ${path} was not JSON.`);
+    }
+    const failure = errorEnvelope.safeParse(json);
+    if (failure.success) throw new ApiError(failure.data.statusCode, failure.data.message, failure.data.requestId);
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new ApiError('UNREADABLE', `The answer to ${path} did not have the expected shape.`);
+    return parsed.data;
+  }
+}

@@ -1,0 +1,19 @@
+import type { CardBrand } from '../../shared/card.ts';
+
+const NAMES: Record<Exclude<CardBrand, 'unknown'>, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  verve: 'Verve',
+  amex: 'American Express',
+};
+
+/** Scheme names are brands, the same in every language. Saved cards may name a brand in any casing. */
+export function brandName(brand: string): string {
+  const key = brand.toLowerCase().replace(/[\s_-]/g, '');
+  if (key === 'americanexpress') return NAMES.amex;
+  return NAMES[key as keyof typeof NAMES] ?? brand;
+}
+
+export function isAmex(brand: string): boolean {
+  return brandName(brand) === NAMES.amex;
+}

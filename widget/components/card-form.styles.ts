@@ -1,0 +1,61 @@
+import { css } from 'lit';
+
+export const cardFormStyles = css`
+  :host {
+    display: block;
+  }
+  form,
+  fieldset {
+    display: grid;
+    gap: 1rem;
+  }
+  fieldset {
+    border: 0;
+    margin: 0;
+    padding: 0;
+    min-width: 0;
+  }
+  .row {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(min(100%, 8.5rem), 1fr));
+    gap: 1rem;
+  }
+  .field {
+    align-content: start;
+  }
+  .label-row {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5rem;
+    min-height: 1.5rem;
+  }
+  #number {
+    font-variant-numeric: tabular-nums;
+  }
+  .badge {
+    font-size: 0.75rem;
+    font-weight: 700;
+    padding: 0 0.5rem;
+    border-radius: 999px;
+    border: 1px solid var(--_border);
+    background: var(--_surface);
+    color: var(--_text);
+    white-space: nowrap;
+  }
+  .check {
+    display: flex;
+    gap: 0.625rem;
+    align-items: center;
+    font-weight: 400;
+    min-height: 24px;
+    cursor: pointer;
+  }
+  .check input {
+    width: 1.25rem;
+    height: 1.25rem;
+    min-height: 0;
+    margin: 0;
+    accent-color: var(--_accent);
+  }
+`;

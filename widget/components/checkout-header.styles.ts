@@ -1,0 +1,85 @@
+import { css } from 'lit';
+
+export const checkoutHeaderStyles = css`
+  :host {
+    display: block;
+    border-bottom: 1px solid var(--_divider);
+  }
+  header {
+    display: flex;
+    align-items: center;
+    gap: 0.75rem;
+    padding: 1rem 1.25rem;
+  }
+  .logo {
+    flex: none;
+    width: 2.75rem;
+    height: 2.75rem;
+    border-radius: calc(var(--_radius) - 4px);
+    object-fit: contain;
+  }
+  .monogram {
+    display: grid;
+    place-items: center;
+    background: var(--_accent);
+    color: var(--_on-accent);
+    font-weight: 700;
+    font-size: 1rem;
+  }
+  .merchant {
+    flex: 1;
+    min-width: 0;
+  }
+  h1 {
+    font-size: 1rem;
+    font-weight: 600;
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+  .test-mode {
+    display: inline-block;
+    vertical-align: 0.1em;
+    margin-inline-start: 0.375rem;
+    padding: 0 0.5rem;
+    border: 1px solid var(--_border);
+    border-radius: 999px;
+    font-size: 0.75rem;
+    font-weight: 600;
+    color: var(--_muted);
+  }
+  .total {
+    margin: 0;
+    font-size: 1.375rem;
+    font-weight: 700;
+    font-variant-numeric: tabular-nums;
+    letter-spacing: -0.01em;
+  }
+  button.close {
+    flex: none;
+    width: 44px;
+    height: 44px;
+    padding: 0;
+    background: transparent;
+    color: var(--_muted);
+    border-radius: 50%;
+  }
+  button.close:hover {
+    background: var(--_surface);
+  }
+  svg {
+    width: 1.25rem;
+    height: 1.25rem;
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 2;
+    stroke-linecap: round;
+  }
+  @container (max-width: 360px) {
+    header {
+      padding-inline: 1rem;
+    }
+    .total {
+      font-size: 1.25rem;
+    }
+  }
+`;

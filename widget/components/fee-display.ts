@@ -1,0 +1,94 @@
+import { consume } from '@lit/context';
+import { Task } from '@lit/task';
+import { html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { CheckoutApi } from '../api/client.ts';
+import type { CreateOrderData, FeeQuote } from '../api/wire.ts';
+import { CheckoutElement } from '../base.ts';
+import { apiContext, orderContext } from '../context.ts';
+import { FeeQuotedEvent } from '../internal-events.ts';
+import { buttons, spinner, tokens } from '../styles/shared.styles.ts';
+import { feeDisplayStyles } from './fee-display.styles.ts';
+
+/**
+ * Subtotal, fee, who bears it and the total for the selected method, quoted by the server before paying. The
+ * quote is the amount charged (protocol.md 4.5), so the total shown here is what the pay button says.
+ */
+@customElement('ck-fee-display')
+export class CkFeeDisplay extends CheckoutElement {
+  static override styles = [tokens, buttons, spinner, feeDisplayStyles];
+
+  @consume({ context: apiContext, subscribe: true })
+  @state()
+  api: CheckoutApi | undefined;
+
+  @consume({ context: orderContext, subscribe: true })
+  @state()
+  order: CreateOrderData | undefined;
+
+  /** The payment option code to quote (`C`, `bank-transfer`). */
+  @property() option = '';
+
+  readonly quoteTask = new Task(this, {
+    args: () => [this.api, this.order?.order.amount, this.order?.order.currency, this.option] as const,
+    task: async ([api, amount, currency, option], { signal }): Promise<FeeQuote | undefined> => {
+      if (!api || amount === undefined || !currency || !option) return undefined;
+      // With the reference the server quotes from the order's own fee rules: exactly what paying will charge.
+      const quote = await api.quoteFee({ amount, currency, paymentoption: option, reference: this.order?.order.reference }, signal);
+      this.dispatchEvent(new FeeQuotedEvent(quote));
+      return quote;
+    },
+  });
+
+  override updated(): void {
+    this.setStates({ pending: this.quoteTask.status === 1 });
+  }
+
+  override render() {
+    return html`
+      <section aria-labelledby="fee-heading" aria-busy=${this.quoteTask.status === 1 ? 'true' : 'false'}>
+        <h3 id="fee-heading">${this.t('feeHeading')}</h3>
+        ${this.quoteTask.render({
+          initial: () => nothing,
+          pending: () =>
+            html`<p class="status" role="status"><span class="spinner" aria-hidden="true"></span>${this.t('feeLoading')}</p>`,
+          complete: (quote) => (quote ? this.#renderQuote(quote) : nothing),
+          error: () => html`
+            <p class="status failed" role="alert">${this.t('feeFailed')}</p>
+            <button type="button" class="link" @click=${() => this.quoteTask.run()}>${this.t('tryAgain')}</button>
+          `,
+        })}
+      </section>
+    `;
+  }
+
+  #renderQuote(quote: FeeQuote) {
+    const money = (amount: number) => this.localizer.money(amount, quote.currency);
+    const merchant = this.order?.subsidiary.name ?? this.t('theMerchant');
+    const bearer =
+      quote.fee === 0
+        ? nothing
+        : quote.bearer === 'customer'
+          ? this.t('feeBorneByCustomer')
+          : quote.bearer === 'merchant'
+            ? this.t('feeBorneByMerchant', { merchant })
+            : this.t('feeSplit', { customer: money(quote.customerFee), merchant, merchantPart: money(quote.subsidiaryFee) });
+    return html`
+      <dl>
+        <dt>${this.t('subtotal')}</dt>
+        <dd>${money(quote.amount)}</dd>
+        <dt>${this.t('fee')}</dt>
+        <dd>${quote.customerFee === 0 ? this.t('noFee') : money(quote.customerFee)}</dd>
+        <dt class="total">${this.t('total')}</dt>
+        <dd class="total" data-total>${money(quote.totalChargedAmount)}</dd>
+      </dl>
+      ${bearer === nothing ? nothing : html`<p class="bearer">${bearer}</p>`}
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'ck-fee-display': CkFeeDisplay;
+  }
+}

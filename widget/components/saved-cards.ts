@@ -1,0 +1,57 @@
+import { html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import type { SavedCard } from '../api/wire.ts';
+import { CheckoutElement } from '../base.ts';
+import { SavedCardSelectEvent } from '../internal-events.ts';
+import { choiceGroup, tokens } from '../styles/shared.styles.ts';
+import { brandName } from './brand.ts';
+import { savedCardsStyles } from './saved-cards.styles.ts';
+
+/**
+ * A returning customer's saved cards (brand, last four, expiry: never a full number) and "use a new card", as one
+ * radio group. The choice is reported to the card form, which then asks only for the security code.
+ */
+@customElement('ck-saved-cards')
+export class CkSavedCards extends CheckoutElement {
+  static override styles = [tokens, choiceGroup, savedCardsStyles];
+
+  @property({ attribute: false }) cards: SavedCard[] = [];
+
+  /** The chosen card's token, or null for a new card. */
+  @property({ attribute: false }) selected: string | null = null;
+
+  override render() {
+    if (this.cards.length === 0) return nothing;
+    return html`
+      <fieldset>
+        <legend>${this.t('savedCardsHeading')}</legend>
+        ${this.cards.map(
+          (card) => html`
+            <label>
+              <input type="radio" name="saved-card" .checked=${this.selected === card.token} @change=${() => this.#select(card.token)} />
+              <span class="text">
+                <span>${this.t('savedCard', { brand: brandName(card.brand), last4: card.last4 })}</span>
+                <span class="expiry">${this.t('savedCardExpiry', { expiry: card.expiry })}</span>
+              </span>
+            </label>
+          `,
+        )}
+        <label>
+          <input type="radio" name="saved-card" .checked=${this.selected === null} @change=${() => this.#select(null)} />
+          <span class="text">${this.t('newCard')}</span>
+        </label>
+      </fieldset>
+    `;
+  }
+
+  #select(token: string | null): void {
+    this.selected = token;
+    this.dispatchEvent(new SavedCardSelectEvent(token));
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'ck-saved-cards': CkSavedCards;
+  }
+}

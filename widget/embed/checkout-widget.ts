@@ -1,0 +1,316 @@
+import { CheckoutCloseEvent, CheckoutErrorEvent, CheckoutPendingEvent, CheckoutReadyEvent, CheckoutSuccessEvent, type CheckoutStatus } from '../events.ts';
+import { checkoutWidgetStyles } from './checkout-widget.styles.ts';
+import { EmbeddedFrame } from './embedded-frame.ts';
+import { CheckoutEmbedError, openFrameSession } from './frame-session.ts';
+import type { EventDetail, OrderItem, Settings } from './protocol.ts';
+import type { CheckoutMode, CheckoutResult } from './types.ts';
+
+/** Attributes of `<checkout-widget>` and the `<ck-checkout>` settings they become inside the frame. */
+const SETTING_ATTRIBUTES = {
+  'api-key': 'api-key',
+  reference: 'reference',
+  currency: 'currency',
+  description: 'description',
+  email: 'customer-email',
+  'first-name': 'customer-first-name',
+  'last-name': 'customer-last-name',
+  mobile: 'customer-mobile',
+  country: 'customer-country',
+  locale: 'locale',
+  theme: 'theme',
+} as const;
+
+const MESSAGES = {
+  en: { refused: 'This checkout is not available on this site.', failed: 'The checkout could not be loaded. Check your connection and reload the page.' },
+  fr: { refused: "Ce paiement n'est pas disponible sur ce site.", failed: 'Le paiement n’a pas pu être chargé. Vérifiez votre connexion et rechargez la page.' },
+};
+
+let sheet: CSSStyleSheet | undefined;
+
+/**
+ * `<checkout-widget>`: frames the checkout served from the checkout's own origin, so card data never enters this
+ * page. Inline, the frame sits in the page and grows with its content; in modal mode (`mode="modal"`) the element
+ * shows its children (your Pay button), and a click on them, or `open()`, shows the checkout in a modal dialog
+ * that keeps focus inside, closes on Escape and gives focus back to what opened it. The frame's events are
+ * dispatched again here as the typed `checkout:*` events, bubbling and composed.
+ *
+ * The tags below describe the element in the Custom Elements Manifest the build writes (`custom-elements.json`).
+ *
+ * @tagname checkout-widget
+ * @attr api-key - The publishable key; an inline element starts when it has one.
+ * @attr reference - Your order reference; with `amount` the order is created, alone an existing order is resumed.
+ * @attr amount - The order amount in major units (12500 is NGN 12,500).
+ * @attr currency - ISO 4217 code; NGN when absent.
+ * @attr description - What the order is for.
+ * @attr items - Line items as JSON: `[{"name":"Tea","amount":1200}]`.
+ * @attr email - The customer's e-mail.
+ * @attr first-name - The customer's first name.
+ * @attr last-name - The customer's last name.
+ * @attr mobile - The customer's phone number.
+ * @attr country - The customer's country, two letters.
+ * @attr {'inline' | 'modal'} mode - `inline` (default) frames the checkout in the page; `modal` shows it in a dialog on `open()` or a click on the element's children.
+ * @attr locale - BCP 47 language (`en`, `fr`); the browser's when absent.
+ * @attr {'light' | 'dark'} theme - Light or dark; follows the system when absent.
+ * @attr api-base - The checkout's origin; the origin embed.js was loaded from when absent.
+ * @fires {CheckoutReadyEvent} checkout:ready - The checkout shows the order (reference, status).
+ * @fires {CheckoutPendingEvent} checkout:pending - A payment awaits the bank or the customer's transfer (reference, status, method).
+ * @fires {CheckoutSuccessEvent} checkout:success - The order is paid; verify it on your server before fulfilling.
+ * @fires {CheckoutErrorEvent} checkout:error - A payment failed or the checkout cannot be shown (code, message).
+ * @fires {CheckoutCloseEvent} checkout:close - The modal checkout closed.
+ * @slot - In modal mode, what opens the checkout when clicked (your Pay button).
+ * @csspart dialog - The modal dialog.
+ * @csspart message - Why the checkout could not be shown.
+ * @csspart placeholder - The room an inline checkout keeps while its frame loads.
+ */
+export class CheckoutWidgetElement extends HTMLElement {
+  static readonly observedAttributes = [...Object.keys(SETTING_ATTRIBUTES), 'amount', 'items', 'mode', 'api-base'];
+  /** Where the checkout lives when `api-base` is absent: the origin embed.js was loaded from. */
+  static defaultApiBase = '';
+
+  readonly #root: ShadowRoot;
+  readonly #slot = document.createElement('slot');
+  #frame: EmbeddedFrame | undefined;
+  #dialog: HTMLDialogElement | undefined;
+  #dialogOpen = false;
+  #opener: HTMLElement | null = null;
+  #generation = 0;
+  #updateQueued = false;
+  #last: { reference: string | null; status: CheckoutStatus | null } = { reference: null, status: null };
+  #closeSent = false;
+  #result: { promise: Promise<CheckoutResult>; resolve: (result: CheckoutResult) => void; reject: (error: unknown) => void } | undefined;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: 'open' });
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(checkoutWidgetStyles);
+    }
+    this.#root.adoptedStyleSheets = [sheet];
+    this.#slot.addEventListener('click', () => void this.open().catch(() => undefined));
+  }
+
+  /** `modal` when the `mode` attribute says so, else `inline`. */
+  get mode(): CheckoutMode {
+    return this.getAttribute('mode') === 'modal' ? 'modal' : 'inline';
+  }
+
+  /** Where the checkout is reached: `api-base`, else the origin embed.js was loaded from. */
+  get apiBase(): string {
+    return this.getAttribute('api-base') || CheckoutWidgetElement.defaultApiBase || window.location.origin;
+  }
+
+  connectedCallback(): void {
+    if (this.mode === 'modal') {
+      if (!this.#dialog) this.#root.replaceChildren(this.#slot);
+    } else if (!this.#frame) {
+      // The frame's room is kept from the start, so the merchant's page does not jump when the frame arrives.
+      if (!this.#root.querySelector('.placeholder')) this.#root.replaceChildren(placeholder());
+      this.#queueUpdate();
+    }
+  }
+
+  disconnectedCallback(): void {
+    this.#closeDialog();
+    this.#stop();
+    this.#settle({ outcome: 'closed', ...this.#last });
+  }
+
+  attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
+    if (previous === value || !this.isConnected) return;
+    if (name === 'api-key' || name === 'api-base' || name === 'mode') {
+      this.#closeDialog();
+      this.#stop();
+      this.connectedCallback();
+    } else {
+      this.#queueUpdate();
+    }
+  }
+
+  /** Shows the checkout in a modal dialog. Resolves when the order is paid or the dialog is closed. */
+  open(): Promise<CheckoutResult> {
+    if (this.#result) return this.#result.promise;
+    if (this.mode !== 'modal') return Promise.reject(new CheckoutEmbedError('VAL400', 'open() needs mode="modal"; an inline checkout opens by itself.'));
+    let resolve!: (result: CheckoutResult) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise<CheckoutResult>((yes, no) => ((resolve = yes), (reject = no)));
+    this.#result = { promise, resolve, reject };
+    this.#opener = deepActiveElement();
+    this.#closeSent = false;
+    this.#last = { reference: this.getAttribute('reference'), status: null };
+    void this.#start();
+    return promise;
+  }
+
+  /** Closes the modal checkout (as Escape does). */
+  close(): void {
+    this.#closeDialog();
+  }
+
+  /** The settings the checkout in the frame receives, from this element's attributes. */
+  get #settings(): Settings {
+    const settings: Settings = {};
+    for (const [attribute, setting] of Object.entries(SETTING_ATTRIBUTES)) {
+      const value = this.getAttribute(attribute);
+      if (value) settings[setting] = value;
+    }
+    const amount = Number(this.getAttribute('amount') ?? Number.NaN);
+    if (this.hasAttribute('amount') && Number.isFinite(amount)) settings.amount = amount;
+    const items = parseItems(this.getAttribute('items'));
+    if (items) settings.items = items;
+    return settings;
+  }
+
+  /** Attribute changes arrive one by one; the frame gets them together. */
+  #queueUpdate(): void {
+    if (this.#updateQueued) return;
+    this.#updateQueued = true;
+    queueMicrotask(() => {
+      this.#updateQueued = false;
+      if (this.#frame) this.#frame.update(this.#settings);
+      else if (this.mode === 'inline' && this.isConnected) void this.#start();
+    });
+  }
+
+  async #start(): Promise<void> {
+    const apiKey = this.getAttribute('api-key');
+    const modal = this.mode === 'modal';
+    // Inline, the element waits for the page to set a key; a modal asked to open without one cannot.
+    if (!apiKey) {
+      if (modal) this.#fail(new CheckoutEmbedError('AUTH401', 'The api-key attribute is missing.'));
+      return;
+    }
+    const generation = ++this.#generation;
+    try {
+      const session = await openFrameSession(this.apiBase, apiKey);
+      if (generation !== this.#generation || !this.isConnected) return;
+      this.#frame?.destroy();
+      const frame = new EmbeddedFrame(session, this.#settings, modal, {
+        onEvent: (detail) => this.#relay(detail),
+        onResize: (height) => {
+          frame.iframe.style.height = `${height}px`;
+        },
+        onEscape: () => this.#closeDialog(),
+      });
+      this.#frame = frame;
+      if (modal) this.#showDialog(frame.iframe);
+      else this.#root.replaceChildren(frame.iframe);
+    } catch (error) {
+      if (generation !== this.#generation) return;
+      this.#fail(error instanceof CheckoutEmbedError ? error : new CheckoutEmbedError('UNREADABLE', String(error)));
+    }
+  }
+
+  #stop(): void {
+    this.#generation += 1;
+    this.#frame?.destroy();
+    this.#frame = undefined;
+  }
+
+  #showDialog(iframe: HTMLIFrameElement): void {
+    if (!this.#dialog) {
+      const dialog = document.createElement('dialog');
+      dialog.setAttribute('part', 'dialog');
+      dialog.setAttribute('aria-label', 'Checkout');
+      dialog.addEventListener('close', () => this.#closed());
+      this.#dialog = dialog;
+    }
+    this.#dialog.replaceChildren(iframe);
+    this.#root.replaceChildren(this.#slot, this.#dialog);
+    this.#dialog.showModal();
+    this.#dialogOpen = true;
+    iframe.focus();
+  }
+
+  /**
+   * Closes the dialog and tidies up at once: the dialog's own close event waits for the next frame to be drawn,
+   * which a page in a background tab never draws.
+   */
+  #closeDialog(): void {
+    if (this.#dialog?.open) this.#dialog.close();
+    this.#closed();
+  }
+
+  /** The dialog closed (Escape, the checkout's close button or Done, or `close()`): tidy up and give focus back. */
+  #closed(): void {
+    if (!this.#dialogOpen) return;
+    this.#dialogOpen = false;
+    this.#stop();
+    this.#dialog?.replaceChildren();
+    if (!this.#closeSent) this.dispatchEvent(new CheckoutCloseEvent(this.#last));
+    this.#settle({ outcome: 'closed', ...this.#last });
+    this.#opener?.focus();
+    this.#opener = null;
+  }
+
+  #relay(detail: EventDetail): void {
+    const init = { reference: detail.reference, status: detail.status };
+    this.#last = init;
+    switch (detail.type) {
+      case 'checkout:ready':
+        this.dispatchEvent(new CheckoutReadyEvent(init));
+        return;
+      case 'checkout:pending':
+        this.dispatchEvent(new CheckoutPendingEvent(init, detail.method ?? 'card'));
+        return;
+      case 'checkout:success':
+        this.dispatchEvent(new CheckoutSuccessEvent(init));
+        this.#settle({ outcome: 'success', ...init });
+        return;
+      case 'checkout:error':
+        this.dispatchEvent(new CheckoutErrorEvent(init, detail.code ?? 'UNREADABLE', detail.message ?? ''));
+        return;
+      case 'checkout:close':
+        this.#closeSent = true;
+        this.dispatchEvent(new CheckoutCloseEvent(init));
+        this.#closeDialog();
+    }
+  }
+
+  #settle(result: CheckoutResult): void {
+    this.#result?.resolve(result);
+    if (result.outcome === 'closed') this.#result = undefined;
+  }
+
+  /** The checkout cannot be shown here (origin not allowed, bad key, offline): say so, to the page and the customer. */
+  #fail(error: CheckoutEmbedError): void {
+    const messages = this.getAttribute('locale')?.toLowerCase().startsWith('fr') ? MESSAGES.fr : MESSAGES.en;
+    if (this.mode === 'inline') {
+      const message = document.createElement('p');
+      message.className = 'message';
+      message.setAttribute('role', 'alert');
+      message.setAttribute('part', 'message');
+      message.textContent = error.code === 'AUTH403' ? messages.refused : messages.failed;
+      this.#root.replaceChildren(message);
+    }
+    console.warn(`checkout-widget: ${error.code} ${error.message}`);
+    this.dispatchEvent(new CheckoutErrorEvent({ reference: this.getAttribute('reference'), status: null }, error.code, error.message));
+    this.#result?.reject(error);
+    this.#result = undefined;
+  }
+}
+
+function placeholder(): HTMLElement {
+  const element = document.createElement('div');
+  element.className = 'placeholder';
+  element.setAttribute('part', 'placeholder');
+  element.setAttribute('aria-hidden', 'true');
+  return element;
+}
+
+function parseItems(text: string | null): OrderItem[] | undefined {
+  if (!text) return undefined;
+  try {
+    const items: unknown = JSON.parse(text);
+    if (!Array.isArray(items)) return undefined;
+    return items.filter((item): item is OrderItem => typeof item?.name === 'string' && typeof item?.amount === 'number');
+  } catch {
+    return undefined;
+  }
+}
+
+function deepActiveElement(): HTMLElement | null {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active instanceof HTMLElement ? active : null;
+}

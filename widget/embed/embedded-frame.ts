@@ -1,0 +1,69 @@
+import { asFrameMessage, PROTOCOL, type EventDetail, type ParentMessage, type Settings } from './protocol.ts';
+
+export interface FrameHandlers {
+  onEvent(detail: EventDetail): void;
+  onResize(height: number): void;
+  onEscape(): void;
+}
+
+/**
+ * One checkout frame on the merchant's page. Messages are taken only from the frame's origin and its window, and
+ * the settings are posted only to that origin, each time the frame says it is ready (it says so again after the
+ * 3-D Secure page sends it back), so they never appear in a URL.
+ */
+export class EmbeddedFrame {
+  readonly iframe: HTMLIFrameElement = document.createElement('iframe');
+  readonly #origin: string;
+  #settings: Settings;
+  #ready = false;
+
+  constructor(
+    session: { frameUrl: string; frameOrigin: string },
+    settings: Settings,
+    readonly modal: boolean,
+    private readonly handlers: FrameHandlers,
+  ) {
+    this.#origin = session.frameOrigin;
+    this.#settings = settings;
+    this.iframe.src = session.frameUrl;
+    this.iframe.title = 'Checkout';
+    // The transfer view's copy buttons write to the clipboard from inside the frame.
+    this.iframe.allow = 'clipboard-write';
+    window.addEventListener('message', this.#onMessage);
+  }
+
+  update(settings: Settings): void {
+    this.#settings = settings;
+    if (this.#ready) this.#postSettings();
+  }
+
+  destroy(): void {
+    window.removeEventListener('message', this.#onMessage);
+    this.iframe.remove();
+  }
+
+  readonly #onMessage = (event: MessageEvent): void => {
+    if (event.origin !== this.#origin || event.source !== this.iframe.contentWindow) return;
+    const message = asFrameMessage(event.data);
+    if (!message) return;
+    switch (message.kind) {
+      case 'ready':
+        this.#ready = true;
+        this.#postSettings();
+        return;
+      case 'event':
+        this.handlers.onEvent(message.event);
+        return;
+      case 'resize':
+        this.handlers.onResize(message.height);
+        return;
+      case 'escape':
+        this.handlers.onEscape();
+    }
+  };
+
+  #postSettings(): void {
+    const message: ParentMessage = { protocol: PROTOCOL, kind: 'settings', settings: this.#settings, modal: this.modal };
+    this.iframe.contentWindow?.postMessage(message, this.#origin);
+  }
+}

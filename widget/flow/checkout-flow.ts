@@ -1,0 +1,404 @@
+import { Task } from '@lit/task';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { CreateOrderPlain } from '../../shared/orders.ts';
+import { ApiError, CheckoutApi, type WidgetEventName } from '../api/client.ts';
+import type { BankTransferDetails, CreateOrderData, FeeQuote, OrderStatusResponse } from '../api/wire.ts';
+import {
+  CheckoutCloseEvent,
+  CheckoutErrorEvent,
+  CheckoutPendingEvent,
+  CheckoutReadyEvent,
+  CheckoutSuccessEvent,
+  STATUS_NAMES,
+  type CheckoutStatus,
+} from '../events.ts';
+import type { Localizer } from '../i18n/localizer.ts';
+import { backoffDelay, sleep, type BackoffOptions } from './backoff.ts';
+import { SUPPORTED_OPTIONS } from '../components/payment-options.ts';
+import { describeDecline, describeError, isRetryable } from './errors.ts';
+import { outcomeOf, type PaymentOutcome } from './outcome.ts';
+import { loadSession, saveSession, type CheckoutSession } from './session.ts';
+import { EXPIRED_TRANSFER_CODE, meaningOf, type StatusMeaning } from './status.ts';
+
+export type CheckoutView = 'loading' | 'options' | 'card' | 'authenticating' | 'transfer' | 'success' | 'failure' | 'expired' | 'error';
+export const VIEWS: readonly CheckoutView[] = ['loading', 'options', 'card', 'authenticating', 'transfer', 'success', 'failure', 'expired', 'error'];
+
+export type Paid = Omit<Extract<StatusMeaning, { kind: 'paid' }>, 'kind'>;
+
+/** What the flow needs from the element that hosts it: its settings and how to leave for 3-D Secure. */
+export interface CheckoutFlowHost extends ReactiveControllerHost, EventTarget {
+  apiKey: string;
+  apiBase: string;
+  /** The settings come from the embedding page: until they do, the checkout waits instead of reporting them missing. */
+  embedded: boolean;
+  reference: string;
+  amount: number | undefined;
+  currency: string;
+  customerCountry: string;
+  localizer: Localizer;
+  pollBackoff: BackoffOptions;
+  redirect: (url: string) => void;
+  orderPlain(returnUrl: string): CreateOrderPlain;
+}
+
+/** Query parameters the hosted 3-D Secure page adds when it sends the customer back (protocol.md 4.3). */
+const RETURN_PARAMETERS = ['reference', 'status'];
+
+/** The card and transfer views are separate chunks, fetched while the customer reads the first screen. */
+export const loadCardForm = () => import('../components/card-form.ts');
+export const loadTransferDetails = () => import('../components/transfer-details.ts');
+
+/**
+ * The order flow behind `<ck-checkout>`: create the order or resume it, get a transfer account, read what pay and
+ * status answers mean, poll until a final state, remember enough in sessionStorage to resume, fire the public
+ * events and track the widget's steps. It decides which single view is shown; the element only draws it.
+ */
+export class CheckoutFlow implements ReactiveController {
+  view: CheckoutView = 'loading';
+  api: CheckoutApi | undefined;
+  order: CreateOrderData | undefined;
+  option = '';
+  quotes: Record<string, FeeQuote> = {};
+  transfer: BankTransferDetails | undefined;
+  amountDue: number | undefined;
+  waiting = false;
+  failure: { code: string; message: string } | undefined;
+  error: unknown;
+  paid: Paid | undefined;
+  authUrl: string | undefined;
+  /** Set when a view change should move focus to the new view's heading (not on the first screen). */
+  focusRequested = false;
+
+  #reference = '';
+  #readySent = false;
+
+  readonly startTask: Task<readonly unknown[], void>;
+  readonly transferTask: Task<[], void>;
+  readonly pollTask: Task<[string], OrderStatusResponse>;
+
+  constructor(private readonly host: CheckoutFlowHost) {
+    host.addController(this);
+    this.startTask = new Task(host, {
+      args: () => [host.apiKey, host.apiBase, host.reference, host.amount, host.currency, host.embedded] as const,
+      task: async (_args, { signal }) => this.#start(signal),
+    });
+    this.transferTask = new Task(host, {
+      autoRun: false,
+      task: async (_args: [], { signal }) => {
+        if (!this.api) throw new ApiError('AUTH401', 'The checkout is not configured.');
+        const answer = await this.api.pay({ reference: this.#reference, paymentoption: 'bank-transfer', country: this.#country() }, signal);
+        this.#handleOutcome(outcomeOf(answer));
+      },
+    });
+    this.pollTask = new Task(host, {
+      autoRun: false,
+      task: async ([reference]: [string], { signal }) => this.#poll(reference, signal),
+    });
+  }
+
+  hostDisconnected(): void {
+    this.pollTask.abort();
+  }
+
+  get busy(): boolean {
+    return this.startTask.status === 1 || this.transferTask.status === 1;
+  }
+
+  get merchant(): string {
+    return this.order?.subsidiary.name ?? this.host.localizer.t('theMerchant');
+  }
+
+  get optionCount(): number {
+    return (this.order?.otherPaymentOptions ?? []).filter((option) => SUPPORTED_OPTIONS.includes(option.code)).length;
+  }
+
+  /** What was paid; before that the quoted total (with the customer's fee) of the chosen method, or the order amount. */
+  get totalToPay(): number | undefined {
+    const quote = this.option ? this.quotes[this.option] : undefined;
+    return this.paid?.amount ?? quote?.totalChargedAmount ?? this.order?.order.amount;
+  }
+
+  // Actions the element wires to what the customer does.
+
+  selectOption(code: string): void {
+    this.option = code;
+    this.#save();
+    void this.#track('option-selected', { option: code });
+    this.host.requestUpdate();
+  }
+
+  quoted(quote: FeeQuote): void {
+    this.quotes = { ...this.quotes, [quote.paymentOption]: quote };
+    this.host.requestUpdate();
+  }
+
+  async continue(): Promise<void> {
+    if (this.option === 'C') {
+      await loadCardForm();
+      this.#show('card');
+    } else if (this.option === 'bank-transfer') {
+      void this.transferTask.run([]);
+    }
+  }
+
+  cardOutcome(outcome: PaymentOutcome): void {
+    void this.#track('card-submitted');
+    this.#handleOutcome(outcome);
+  }
+
+  /** "I have sent the money", or the account's countdown reached zero: ask the server until it decides. */
+  transferSent(): void {
+    this.waiting = true;
+    this.#save();
+    void this.pollTask.run([this.#reference]);
+    this.host.requestUpdate();
+  }
+
+  newAccount(): void {
+    void this.transferTask.run([]);
+  }
+
+  retryPayment(): void {
+    if (this.option === 'bank-transfer') this.newAccount();
+    else this.#show('card');
+  }
+
+  chooseAnother(): void {
+    this.pollTask.abort();
+    this.waiting = false;
+    this.#show('options');
+  }
+
+  retry(): void {
+    if (this.order && this.#reference) {
+      this.#show('loading', false);
+      const controller = new AbortController();
+      this.#resume(this.#reference, controller.signal, false).catch((error: unknown) => this.#fail(error));
+    } else {
+      void this.startTask.run();
+    }
+  }
+
+  close(): void {
+    void this.#track('closed');
+    this.host.dispatchEvent(new CheckoutCloseEvent(this.#eventInit(this.paid ? 5 : null)));
+  }
+
+  // The flow itself.
+
+  #show(view: CheckoutView, focus = true): void {
+    this.focusRequested = focus && this.#readySent;
+    this.view = view;
+    if (view === 'card') void loadCardForm();
+    if (view === 'transfer') void loadTransferDetails();
+    this.host.requestUpdate();
+  }
+
+  #country(): string | undefined {
+    return this.order?.customer.country ?? (this.host.customerCountry || undefined);
+  }
+
+  #eventInit(statusId: keyof typeof STATUS_NAMES | null): { reference: string | null; status: CheckoutStatus | null } {
+    return { reference: this.#reference || null, status: statusId === null ? null : STATUS_NAMES[statusId] };
+  }
+
+  #track(name: WidgetEventName, extra?: Record<string, string>): Promise<boolean> {
+    return this.api && this.#reference ? this.api.track(name, this.#reference, extra) : Promise.resolve(false);
+  }
+
+  #save(): void {
+    const session: CheckoutSession = {
+      reference: this.#reference,
+      order: this.order,
+      option: this.option || undefined,
+      transfer: this.transfer,
+      waiting: this.waiting || undefined,
+    };
+    saveSession(session);
+  }
+
+  /** Creates the order, or resumes one after a reload or a 3-D Secure round trip. */
+  async #start(signal: AbortSignal): Promise<void> {
+    const host = this.host;
+    this.pollTask.abort();
+    this.#readySent = false;
+    this.#show('loading', false);
+    try {
+      if (!host.apiKey && host.embedded) return;
+      if (!host.apiKey) throw new ApiError('AUTH401', 'The api-key attribute is missing.');
+      this.api = new CheckoutApi({ apiKey: host.apiKey, baseUrl: host.apiBase || window.location.origin });
+      const returnedReference = new URLSearchParams(window.location.search).get('reference');
+      if (returnedReference) {
+        window.history.replaceState(window.history.state, '', this.#returnUrl(false));
+        return await this.#resume(returnedReference, signal, true);
+      }
+      if (!host.reference) throw new ApiError('VAL400', 'The reference attribute is missing.');
+      if (loadSession(host.reference) || host.amount === undefined) {
+        return await this.#resume(host.reference, signal, false);
+      }
+      this.order = await this.api.createOrder(host.orderPlain(this.#returnUrl(true)), signal);
+      this.#reference = this.order.order.reference;
+      if (this.order.order.statusId !== 1) {
+        // The same order was created before (another tab, a lost answer) and has moved on: show where it is.
+        this.#save();
+        return await this.#resume(this.#reference, signal, false);
+      }
+      this.option = this.optionCount === 1 ? this.order.otherPaymentOptions[0]!.code : '';
+      this.#save();
+      this.#ready(1);
+      this.#show('options', false);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.#fail(error);
+    }
+  }
+
+  /** This page without the parameters the authentication page adds on the way back (and without the hash). */
+  #returnUrl(withoutHash: boolean): string {
+    const url = new URL(window.location.href);
+    for (const name of RETURN_PARAMETERS) url.searchParams.delete(name);
+    if (withoutHash) url.hash = '';
+    return url.href;
+  }
+
+  async #resume(reference: string, signal: AbortSignal, returning: boolean): Promise<void> {
+    const cached = loadSession(reference);
+    this.#reference = reference;
+    this.order = cached?.order;
+    this.option = cached?.option ?? '';
+    this.transfer = cached?.transfer;
+    this.waiting = cached?.waiting ?? false;
+    const status = await this.api!.orderStatus(reference, signal);
+    if (returning) void this.#track('authentication-finished');
+    // The status answer has no items or methods: an unpaid order can only be shown from this tab's record.
+    if (status.data.payment_status === 1 && !this.order) throw new ApiError('NF404', 'The order details are not available here.');
+    this.#ready(status.data.payment_status);
+    const final = this.#applyStatus(status);
+    if (!final && status.data.payment_status === 2 && (this.view === 'authenticating' || this.waiting)) {
+      void this.pollTask.run([reference]);
+    }
+  }
+
+  #ready(statusId: keyof typeof STATUS_NAMES): void {
+    if (this.#readySent) return;
+    this.#readySent = true;
+    setTimeout(() => void Promise.all([loadCardForm(), loadTransferDetails()]).catch(() => undefined), 0);
+    this.host.dispatchEvent(new CheckoutReadyEvent(this.#eventInit(statusId)));
+    void this.#track('opened');
+  }
+
+  /** Shows what a status answer means; true when it is final. */
+  #applyStatus(answer: OrderStatusResponse): boolean {
+    const meaning = meaningOf(answer.data);
+    switch (meaning.kind) {
+      case 'paid':
+        this.#succeed(meaning);
+        return true;
+      case 'expired':
+        this.waiting = false;
+        this.#save();
+        this.#show('expired');
+        this.host.dispatchEvent(new CheckoutErrorEvent(this.#eventInit(4), EXPIRED_TRANSFER_CODE, meaning.message));
+        return true;
+      case 'declined':
+        this.#decline(meaning.code, describeDecline(meaning.code, this.host.localizer), 4);
+        return true;
+      case 'reversed':
+        this.#decline(meaning.code, this.host.localizer.t('reversed', { merchant: this.merchant }), 6);
+        return true;
+      case 'awaiting-transfer':
+        this.amountDue = meaning.amountDue;
+        // Without the account details (another tab opened it) there is nothing to show but the wait.
+        if (!this.transfer) this.#showWaiting();
+        else if (this.view !== 'transfer') this.#show('transfer');
+        else this.host.requestUpdate();
+        return false;
+      case 'awaiting-authentication':
+        this.#showWaiting();
+        return false;
+      case 'unpaid':
+        if (this.view !== 'options') this.#show('options');
+        return false;
+    }
+  }
+
+  /** The bank has the next move (3-D Secure, or a transfer opened elsewhere): show that the checkout is checking. */
+  #showWaiting(): void {
+    if (this.view === 'authenticating') return;
+    this.authUrl = undefined;
+    this.#show('authenticating');
+  }
+
+  async #poll(reference: string, signal: AbortSignal): Promise<OrderStatusResponse> {
+    let failures = 0;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const status = await this.api!.orderStatus(reference, signal);
+        failures = 0;
+        if (this.#applyStatus(status)) return status;
+      } catch (error) {
+        if (signal.aborted) throw error;
+        failures += 1;
+        if (failures >= 5 || !isRetryable(error)) {
+          this.#fail(error);
+          throw error;
+        }
+      }
+      await sleep(backoffDelay(attempt, this.host.pollBackoff), signal);
+    }
+  }
+
+  #handleOutcome(outcome: PaymentOutcome): void {
+    switch (outcome.kind) {
+      case 'paid':
+        this.#succeed({ amount: outcome.amount, currency: outcome.currency, reference: outcome.paymentReference, confirmedAt: null, excess: 0 });
+        return;
+      case 'authenticate':
+        this.authUrl = outcome.redirectUrl;
+        this.option = 'C';
+        this.#save();
+        this.#show('authenticating');
+        this.host.dispatchEvent(new CheckoutPendingEvent(this.#eventInit(2), 'card'));
+        // The tracking call is sent with keepalive, so it finishes while the page leaves.
+        void this.#track('authentication-started');
+        this.host.redirect(outcome.redirectUrl);
+        return;
+      case 'transfer':
+        this.transfer = outcome.details;
+        this.amountDue = outcome.details.amountDue;
+        this.option = 'bank-transfer';
+        this.waiting = false;
+        this.#save();
+        this.#show('transfer');
+        this.host.dispatchEvent(new CheckoutPendingEvent(this.#eventInit(2), 'bank-transfer'));
+        void this.#track('transfer-shown');
+        return;
+      case 'declined':
+        this.#decline(outcome.code, describeDecline(outcome.code, this.host.localizer), 4);
+    }
+  }
+
+  #succeed(paid: Paid): void {
+    this.pollTask.abort();
+    this.paid = paid;
+    this.waiting = false;
+    this.#save();
+    this.#show('success');
+    this.host.dispatchEvent(new CheckoutSuccessEvent(this.#eventInit(5)));
+  }
+
+  #decline(code: string, message: string, statusId: 4 | 6): void {
+    this.failure = { code, message };
+    this.waiting = false;
+    this.#save();
+    this.#show('failure');
+    this.host.dispatchEvent(new CheckoutErrorEvent(this.#eventInit(statusId), code, message));
+  }
+
+  #fail(error: unknown): void {
+    this.error = error;
+    this.#show('error');
+    const code = error instanceof ApiError ? error.code : 'UNREADABLE';
+    this.host.dispatchEvent(new CheckoutErrorEvent(this.#eventInit(null), code, describeError(error, this.host.localizer, this.merchant)));
+  }
+}

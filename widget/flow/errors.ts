@@ -1,0 +1,47 @@
+import { ApiError } from '../api/client.ts';
+import type { Localizer, MessageKey } from '../i18n/localizer.ts';
+
+/** Errors the customer can fix by trying again; the others need the merchant. */
+export function isRetryable(error: unknown): boolean {
+  return !(error instanceof ApiError) || ['NETWORK', 'ERR500', 'RATE429', 'UNREADABLE', 'IDEM422'].includes(error.code);
+}
+
+/** One sentence saying what happened and what to do about it. */
+export function describeError(error: unknown, localizer: Localizer, merchant: string): string {
+  if (!(error instanceof ApiError)) return localizer.t('errorUnreadable');
+  switch (error.code) {
+    case 'NETWORK':
+      return localizer.t('errorNetwork');
+    case 'AUTH401':
+    case 'AUTH403':
+    case 'NO_KEY':
+      return localizer.t('errorAuth', { merchant });
+    case 'VAL400':
+      return localizer.t('errorInvalid', { detail: error.message.replace(/\.$/, ''), merchant });
+    case 'NF404':
+      return localizer.t('errorNotFound', { merchant });
+    case 'CON409':
+      return localizer.t('errorConflict');
+    case 'RATE429':
+      return localizer.t('errorRate');
+    case 'ERR500':
+      return localizer.t('errorServer', { requestId: error.requestId ?? '—' });
+    default:
+      return localizer.t('errorUnreadable');
+  }
+}
+
+const DECLINES: Record<string, MessageKey> = {
+  '05': 'decline05',
+  '12': 'decline12',
+  '14': 'decline14',
+  '51': 'decline51',
+  '54': 'decline54',
+  '55': 'decline55',
+  '91': 'decline91',
+};
+
+/** What an ISO 8583 decline code means for the customer. */
+export function describeDecline(code: string, localizer: Localizer): string {
+  return localizer.t(DECLINES[code] ?? 'declineOther');
+}
