@@ -44,7 +44,7 @@ async function inlineWidget(log: RelayLog): Promise<{ widget: CheckoutWidgetElem
   widget.setAttribute('items', '[{"name":"Tea","amount":2500}]');
   document.body.append(widget);
   const frame = await waitFor(() => widget.shadowRoot?.querySelector('iframe'));
-  await waitFor(() => log.loaded.includes(frameOrigin));
+  await waitFor(() => log.hasLoaded(frame.contentWindow, frameOrigin));
   return { widget, frame };
 }
 
@@ -90,7 +90,7 @@ describe('<checkout-widget> and the embed script', () => {
     const stranger = document.createElement('iframe');
     stranger.src = frameUrl;
     document.body.append(stranger);
-    await waitFor(() => log.loaded.length === 2);
+    await waitFor(() => log.hasLoaded(stranger.contentWindow, frameOrigin));
     await log.post(stranger.contentWindow!, success);
     expect(heard).to.have.length(0);
 
@@ -102,7 +102,7 @@ describe('<checkout-widget> and the embed script', () => {
 
     // The frame navigated to another origin: what it says from there is not the checkout's.
     frame.contentWindow!.postMessage({ navigate: `${window.location.origin}${RELAY_PATH}` }, '*');
-    await waitFor(() => log.loaded.includes(window.location.origin));
+    await waitFor(() => log.hasLoaded(frame.contentWindow, window.location.origin));
     await log.post(frame.contentWindow!, success);
     expect(heard).to.have.length(1);
   });
@@ -168,7 +168,7 @@ describe('<checkout-widget> and the embed script', () => {
     const widget = await waitFor(() => document.querySelector('checkout-widget[mode=modal]'));
     const dialog = await waitFor(() => widget.shadowRoot!.querySelector<HTMLDialogElement>('dialog[open]'));
     const frame = dialog.querySelector('iframe')!;
-    await waitFor(() => log.loaded.includes(frameOrigin));
+    await waitFor(() => log.hasLoaded(frame.contentWindow, frameOrigin));
     await log.post(frame.contentWindow!, { protocol: PROTOCOL, kind: 'ready' });
     await waitFor(() => log.received.length === 1);
     expect((log.received[0] as { modal: boolean }).modal).to.equal(true);
@@ -198,7 +198,7 @@ describe('<checkout-widget> and the embed script', () => {
     const widget = await waitFor(() => document.querySelector('checkout-widget[mode=modal]'));
     expect([widget.getAttribute('reference'), widget.getAttribute('amount')]).to.deep.equal(['ORD-10', '1500']);
     const frame = await waitFor(() => widget.shadowRoot!.querySelector<HTMLIFrameElement>('dialog[open] iframe'));
-    await waitFor(() => log.loaded.includes(frameOrigin));
+    await waitFor(() => log.hasLoaded(frame.contentWindow, frameOrigin));
     const declined = { protocol: PROTOCOL, kind: 'event', event: { type: 'checkout:error', reference: 'ORD-10', status: 'Failed', code: '05', message: 'Declined' } };
     await log.post(frame.contentWindow!, declined);
     log.postLast(frame.contentWindow!, { protocol: PROTOCOL, kind: 'event', event: { type: 'checkout:close', reference: 'ORD-10', status: 'Failed' } });

@@ -28,7 +28,7 @@ describe('the checkout frame bridge', () => {
     checkout.embedded = true;
     document.body.append(checkout);
     try {
-      await waitFor(() => log.loaded.length === 2);
+      await waitFor(() => log.hasLoaded(merchant.contentWindow, merchantOrigin) && log.hasLoaded(stranger.contentWindow, merchantOrigin));
       connectToParent(checkout, merchantOrigin, merchant.contentWindow!);
       await waitFor(() => log.received.some((message) => (message as Received).kind === 'ready'));
       expect(checkout.view).to.equal('loading');
@@ -75,7 +75,7 @@ describe('the checkout frame bridge', () => {
 
       // The merchant's window went to another origin: settings from there are not the merchant's.
       merchant.contentWindow!.postMessage({ navigate: `${window.location.origin}${RELAY_PATH}` }, '*');
-      await waitFor(() => log.loaded.includes(window.location.origin));
+      await waitFor(() => log.hasLoaded(merchant.contentWindow, window.location.origin));
       await log.post(merchant.contentWindow!, { ...forged, settings: { ...forged.settings, 'api-key': API_KEY } });
       expect(checkout.reference).to.equal('ORD-3003');
     } finally {

@@ -14,17 +14,23 @@ export function otherOrigin(): string {
 
 export class RelayLog {
   readonly received: unknown[] = [];
-  readonly loaded: string[] = [];
+  /** Each relay that loaded, with its window: a frame left over from an earlier test may still report in late. */
+  readonly #loaded: { origin: string; source: MessageEventSource | null }[] = [];
   relayed = 0;
   readonly #listener = (event: MessageEvent) => {
     const data = event.data as { received?: unknown; relayLoaded?: string; relayed?: boolean } | null;
     if (data?.received !== undefined) this.received.push(data.received);
-    if (data?.relayLoaded) this.loaded.push(data.relayLoaded);
+    if (data?.relayLoaded) this.#loaded.push({ origin: data.relayLoaded, source: event.source });
     if (data?.relayed) this.relayed += 1;
   };
 
   constructor() {
     window.addEventListener('message', this.#listener);
+  }
+
+  /** Whether the relay in `frame` has loaded on `origin` (and so listens there). */
+  hasLoaded(frame: Window | null | undefined, origin: string): boolean {
+    return this.#loaded.some((entry) => entry.source === frame && entry.origin === origin);
   }
 
   stop(): void {
