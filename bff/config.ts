@@ -17,6 +17,10 @@ const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   PUBLIC_BASE_URL: z
     .url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' })
+    .refine((text) => {
+      const url = new URL(text);
+      return url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+    }, { message: 'must not carry a query, a fragment or credentials (every returned URL starts with it)' })
     .optional(),
   CHECKOUT_DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
@@ -29,7 +33,9 @@ const environmentSchema = z.object({
     .optional(),
   CHECKOUT_MASTER_KEY: z
     .string()
-    .refine((text) => Buffer.from(text, 'base64').length === 32, { message: 'must be 32 bytes in base64' })
+    .trim()
+    // Strict: Buffer's base64 decoder skips characters it does not know, so any 43 characters would pass it.
+    .regex(/^[A-Za-z0-9+/]{43}=?$/, { message: 'must be 32 bytes in base64 (44 characters, e.g. from `openssl rand -base64 32`)' })
     .optional(),
   LOG_LEVEL: z.enum(logLevels).default('info'),
   CHECKOUT_WIDGET_DIR: z.string().min(1).optional(),
@@ -56,6 +62,9 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
+/** Variables whose values may hold a secret (a key, a database password). */
+const SECRET_VARIABLES = new Set(['CHECKOUT_MASTER_KEY', 'DATABASE_URL']);
+
 export function readConfig(env: Record<string, string | undefined>): Config {
   // Empty variables count as unset, the way shells and .env files usually mean them.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
@@ -63,7 +72,9 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]);
-    throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '')} (got ${JSON.stringify(env[name])}).`);
+    // Secrets are named, never echoed: this line goes to the terminal and to whatever collects it.
+    const shown = SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(env[name])})`;
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message.replace(/^Invalid input: /, '')}${shown}.`);
   }
   const values = parsed.data;
   if (values.NODE_ENV === 'production' && !values.CHECKOUT_MASTER_KEY) {

@@ -34,6 +34,11 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'mysql://x' }, /^Invalid configuration: DATABASE_URL must be a postgres/],
     [{ LOG_LEVEL: 'loud' }, /^Invalid configuration: LOG_LEVEL /],
     [{ CHECKOUT_MASTER_KEY: 'c2hvcnQ=' }, /^Invalid configuration: CHECKOUT_MASTER_KEY must be 32 bytes in base64/],
+    [{ CHECKOUT_MASTER_KEY: '#'.repeat(43) + '=' }, /^Invalid configuration: CHECKOUT_MASTER_KEY must be 32 bytes in base64/],
+    [{ CHECKOUT_MASTER_KEY: 'a b'.repeat(20) }, /^Invalid configuration: CHECKOUT_MASTER_KEY must be 32 bytes in base64/],
+    [{ PUBLIC_BASE_URL: 'https://pay.example.test/?a=1' }, /^Invalid configuration: PUBLIC_BASE_URL must not carry a query/],
+    [{ PUBLIC_BASE_URL: 'https://pay.example.test/#top' }, /^Invalid configuration: PUBLIC_BASE_URL must not carry a query/],
+    [{ PUBLIC_BASE_URL: 'https://user:pw@pay.example.test' }, /^Invalid configuration: PUBLIC_BASE_URL must not carry a query/],
     [{ NODE_ENV: 'production' }, /^Invalid configuration: CHECKOUT_MASTER_KEY is required when NODE_ENV=production\.$/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
@@ -42,6 +47,17 @@ describe('configuration', () => {
     } catch (error) {
       expect((error as Error).message).not.toContain('\n');
     }
+  });
+
+  it('names a bad secret without echoing its value', () => {
+    const secret = 'not-a-key-but-secret-anyway-' + 'x'.repeat(16);
+    expect(() => readConfig({ CHECKOUT_MASTER_KEY: secret })).toThrow(/CHECKOUT_MASTER_KEY/);
+    expect(() => readConfig({ CHECKOUT_MASTER_KEY: secret })).not.toThrow(new RegExp(secret));
+    expect(() => readConfig({ DATABASE_URL: 'mysql://app:hunter2@db' })).not.toThrow(/hunter2/);
+  });
+
+  it('keeps a path prefix in the public base URL, for a service behind a proxy', () => {
+    expect(readConfig({ PUBLIC_BASE_URL: 'https://shop.example.test/pay/' }).publicBaseUrl).toBe('https://shop.example.test/pay');
   });
 
   it('accepts a production configuration with a master key', () => {
