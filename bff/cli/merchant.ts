@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ConfigError, readConfig } from '../config.ts';
 import { loadMasterKey } from '../crypto/master-key.ts';
 import { openStorage, storageOptions } from '../storage/open.ts';
+import { StorageUnavailableError } from '../storage/storage.ts';
 import { LEGACY_KEY_ALGORITHM } from '../crypto/legacy-rsa.ts';
 import { MerchantService } from '../services/merchants.ts';
 import { toGatewayKeyFromPem } from '../crypto/gateway-key.ts';
@@ -19,12 +20,12 @@ const USAGE = `Usage:
   npm run merchant -- origins --id 1 --origin https://shop.example [--origin ...]   (replaces the allowed origins; none clears them)`;
 
 const createSchema = z.object({
-  name: z.string().trim().min(1, '--name is required').max(200),
+  name: z.string({ message: '--name is required' }).trim().min(1, '--name is required').max(200, '--name must be at most 200 characters'),
   country: z
     .string({ message: '--country is required' })
     .regex(/^[A-Za-z]{2}$/, '--country must be a two-letter country code')
     .transform((code) => code.toUpperCase()),
-  email: z.email({ message: '--email must be an e-mail address' }),
+  email: z.string({ message: '--email is required' }).pipe(z.email({ message: '--email must be an e-mail address' })),
   origin: z.array(z.url({ protocol: /^https?$/, message: '--origin must be an http(s) origin' })).default([]),
   mode: z.enum(['test', 'live'], { message: '--mode must be test or live' }).default('test'),
 });
@@ -96,8 +97,11 @@ async function main(): Promise<void> {
         const list = await service.list();
         output = await Promise.all(
           list.map(async (merchant) => {
-            const keys = await merchants.findActiveEncryptionKeys(storage, merchant.id, 'test');
-            const legacy = keys.find((key) => key.algorithm === LEGACY_KEY_ALGORITHM);
+            const gatewayKey = async (mode: 'test' | 'live') => {
+              const keys = await merchants.findActiveEncryptionKeys(storage, merchant.id, mode);
+              const legacy = keys.find((key) => key.algorithm === LEGACY_KEY_ALGORITHM);
+              return legacy ? toGatewayKeyFromPem(legacy.publicKey) : null;
+            };
             return {
               subsidiaryId: merchant.id,
               name: merchant.name,
@@ -107,7 +111,8 @@ async function main(): Promise<void> {
               disabled: merchant.disabled,
               testPublishableKey: (await service.publishableKey(merchant.id, 'test')) ?? null,
               livePublishableKey: (await service.publishableKey(merchant.id, 'live')) ?? null,
-              testEncryptionKey: legacy ? toGatewayKeyFromPem(legacy.publicKey) : null,
+              testEncryptionKey: await gatewayKey('test'),
+              liveEncryptionKey: await gatewayKey('live'),
             };
           }),
         );
@@ -124,6 +129,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   if (error instanceof UsageError || error instanceof ConfigError) fail(error.message);
+  if (error instanceof StorageUnavailableError) fail(error.message, 1);
   if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) fail(`${error.message}\n${USAGE}`);
   fail(`The command failed: ${error instanceof Error ? error.message : String(error)}`, 1);
 });

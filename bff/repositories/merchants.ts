@@ -61,6 +61,11 @@ export async function listMerchants(db: Queryable): Promise<Merchant[]> {
   return rows.map(toMerchant);
 }
 
+/** Held until the transaction ends: serialises the first start's sandbox-merchant creation across processes. */
+export async function lockForSandboxCreation(db: Queryable): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(7301202)');
+}
+
 export async function countMerchants(db: Queryable): Promise<number> {
   const [row] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM merchants');
   return row?.count ?? 0;

@@ -29,10 +29,18 @@ export class MerchantService {
   async create(profile: MerchantProfile, mode: Mode = 'test'): Promise<IssuedKeys> {
     // Key generation happens before the transaction so the transaction stays short.
     const material = await this.prepareKeys(mode);
-    return this.storage.transaction(async (tx) => {
-      const merchant = await merchants.insertMerchant(tx, { ...profile, allowedOrigins: [...new Set((profile.allowedOrigins ?? []).map((origin) => new URL(origin).origin))] });
-      return this.storeKeys(tx, merchant, mode, material);
-    });
+    return this.storage.transaction((tx) => this.insertWithKeys(tx, profile, mode, material));
+  }
+
+  private async insertWithKeys(
+    tx: Parameters<typeof merchants.insertMerchant>[0],
+    profile: MerchantProfile,
+    mode: Mode,
+    material: Awaited<ReturnType<MerchantService['prepareKeys']>>,
+  ): Promise<IssuedKeys> {
+    const allowedOrigins = [...new Set((profile.allowedOrigins ?? []).map((origin) => new URL(origin).origin))];
+    const merchant = await merchants.insertMerchant(tx, { ...profile, allowedOrigins });
+    return this.storeKeys(tx, merchant, mode, material);
   }
 
   /** Replaces a mode's API keys and encryption key pair; the old ones stop working at once. */
@@ -73,11 +81,12 @@ export class MerchantService {
   /** On an empty database, creates the sandbox merchant the demo page uses and returns its keys. */
   async ensureSandboxMerchant(): Promise<IssuedKeys | undefined> {
     if ((await merchants.countMerchants(this.storage)) > 0) return undefined;
-    return this.create({
-      name: 'Sandbox Merchant',
-      country: 'NG',
-      supportEmail: 'support@sandbox.test',
-      allowedOrigins: [],
+    const material = await this.prepareKeys('test');
+    // Processes starting together on one empty PostgreSQL take turns: the first creates it, the others see it.
+    return this.storage.transaction(async (tx) => {
+      await merchants.lockForSandboxCreation(tx);
+      if ((await merchants.countMerchants(tx)) > 0) return undefined;
+      return this.insertWithKeys(tx, { name: 'Sandbox Merchant', country: 'NG', supportEmail: 'support@sandbox.test', allowedOrigins: [] }, 'test', material);
     });
   }
 

@@ -1,10 +1,76 @@
 import { PGlite } from '@electric-sql/pglite';
-import { mkdirSync } from 'node:fs';
-import { INT8_OID, parseInt8, type Queryable, type Row, type Storage } from './storage.ts';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { INT8_OID, parseInt8, StorageUnavailableError, type Queryable, type Row, type Storage } from './storage.ts';
+
+/**
+ * One process at a time may open an embedded database: two PGlite instances on one folder each keep their own
+ * copy of the database in memory and the last to write wins, silently losing the other's work. A lock file
+ * beside the folder (`db.lock`, holding the owner's pid) refuses a second opener with a clear message; a lock
+ * left by a process that no longer runs is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = `${dataDir}.lock`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const descriptor = openSync(file, 'wx', 0o600);
+      writeSync(descriptor, `${process.pid}\n`);
+      closeSync(descriptor);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+      const holder = lockHolder(file);
+      if (holder !== undefined && isRunning(holder)) {
+        throw new StorageUnavailableError(
+          `The embedded database in ${dataDir} is in use by another process (pid ${holder}): stop it first, or use PostgreSQL (DATABASE_URL) to run several processes.`,
+        );
+      }
+      unlinkSync(file);
+    }
+  }
+  const release = () => {
+    process.removeListener('exit', release);
+    try {
+      if (lockHolder(file) === process.pid) unlinkSync(file);
+    } catch {
+      // Already gone: nothing to release.
+    }
+  };
+  process.once('exit', release);
+  return release;
+}
+
+function lockHolder(file: string): number | undefined {
+  try {
+    const pid = Number.parseInt(readFileSync(file, 'utf8'), 10);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export async function openPglite(dataDir: string | undefined): Promise<Storage> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir ? { dataDir, parsers: { [INT8_OID]: parseInt8 } } : { parsers: { [INT8_OID]: parseInt8 } });
+  let unlock = () => {};
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    unlock = lockDataDir(dataDir);
+  }
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dataDir ? { dataDir, parsers: { [INT8_OID]: parseInt8 } } : { parsers: { [INT8_OID]: parseInt8 } });
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 
   const query = async <T extends Row>(runner: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) =>
     (await runner.query<T>(sql, params ? [...params] : undefined)).rows;
@@ -29,6 +95,12 @@ export async function openPglite(dataDir: string | undefined): Promise<Storage> 
         return false;
       }
     },
-    close: () => db.close(),
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        unlock();
+      }
+    },
   };
 }

@@ -21,7 +21,18 @@ export async function openPostgres(url: string, schema?: string): Promise<Storag
   });
   // A broken idle connection must not take the process down; the next query reconnects.
   pool.on('error', () => {});
-  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  if (schema) {
+    try {
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } catch (error) {
+      // Processes starting together race on IF NOT EXISTS: the loser sees the winner's schema as a duplicate.
+      const code = (error as { code?: string }).code;
+      if (code !== '23505' && code !== '42P06') {
+        await pool.end().catch(() => {});
+        throw error;
+      }
+    }
+  }
 
   const wrap = (client: Pick<pg.PoolClient, 'query'>): Queryable => ({
     query: async <T extends Row>(sql: string, params?: readonly unknown[]) =>

@@ -23,6 +23,9 @@ export type StorageOptions =
   | { driver: 'pglite'; dataDir: string | undefined /* undefined: in memory */ }
   | { driver: 'postgres'; url: string; schema?: string | undefined };
 
+/** The configured database cannot be used (in use elsewhere, unreachable): the message says which and why. */
+export class StorageUnavailableError extends Error {}
+
 /** int8 columns (amounts in minor units, counters) come back as JS numbers: every value we store fits. */
 export const INT8_OID = 20;
 export const parseInt8 = (text: string): number => Number(text);

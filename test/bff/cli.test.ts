@@ -62,5 +62,29 @@ describe('npm run merchant', () => {
     const unknown = await merchant('rotate-keys', '--id', '999').catch((error) => error);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr.trim()).toBe('No merchant has id 999.');
+
+    const nameless = await merchant('create', '--country', 'NG', '--email', 'x@y.test').catch((error) => error);
+    expect(nameless.code).toBe(2);
+    expect(nameless.stderr.trim()).toBe('--name is required');
+    const mailless = await merchant('create', '--name', 'X', '--country', 'NG').catch((error) => error);
+    expect(mailless.stderr.trim()).toBe('--email is required');
+  });
+
+  it('refuses to touch the embedded database while a server has it open, and loses nothing', async () => {
+    const app: FastifyInstance = await startApp(place);
+    try {
+      const before = (await app.merchants.list()).length;
+      const refused = await merchant('create', '--name', 'Concurrent', '--country', 'NG', '--email', 'c@c.test').catch((error) => error);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr.trim()).toMatch(/^The embedded database in .* is in use by another process \(pid \d+\): stop it first, or use PostgreSQL \(DATABASE_URL\)/);
+      expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+      expect((await app.merchants.list()).length).toBe(before);
+    } finally {
+      await app.close();
+    }
+    // Once the server has stopped, the same command works.
+    const { stdout } = await merchant('create', '--name', 'Concurrent', '--country', 'NG', '--email', 'c@c.test');
+    expect(JSON.parse(stdout).name).toBe('Concurrent');
   });
 });
