@@ -23,6 +23,18 @@ export const cardFormStyles = css`
   .field {
     align-content: start;
   }
+  /* One line is kept for each field's message, so a message appearing does not move what is below it. */
+  .message {
+    min-height: calc(0.875rem * 1.5);
+  }
+  .message .error {
+    line-height: 1.5;
+  }
+  .note {
+    margin: 0;
+    color: var(--_muted);
+    font-size: 0.875rem;
+  }
   .label-row {
     display: flex;
     align-items: center;

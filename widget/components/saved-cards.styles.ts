@@ -37,4 +37,12 @@ export const savedCardsStyles = css`
     color: var(--_muted);
     font-size: 0.875rem;
   }
+  label.expired {
+    cursor: not-allowed;
+    border-style: dashed;
+  }
+  label.expired .expiry {
+    color: var(--_danger);
+    font-weight: 600;
+  }
 `;

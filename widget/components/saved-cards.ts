@@ -4,7 +4,7 @@ import type { SavedCard } from '../api/wire.ts';
 import { CheckoutElement } from '../base.ts';
 import { SavedCardSelectEvent } from '../internal-events.ts';
 import { choiceGroup, tokens } from '../styles/shared.styles.ts';
-import { brandName } from './brand.ts';
+import { brandName, savedCardExpired } from './brand.ts';
 import { savedCardsStyles } from './saved-cards.styles.ts';
 
 /**
@@ -25,17 +25,25 @@ export class CkSavedCards extends CheckoutElement {
     return html`
       <fieldset>
         <legend>${this.t('savedCardsHeading')}</legend>
-        ${this.cards.map(
-          (card) => html`
-            <label>
-              <input type="radio" name="saved-card" .checked=${this.selected === card.token} @change=${() => this.#select(card.token)} />
+        ${this.cards.map((card) => {
+          // An expired card is listed, so the customer knows why it is not offered, but cannot be chosen.
+          const expired = savedCardExpired(card.expiry);
+          return html`
+            <label class=${expired ? 'expired' : ''}>
+              <input
+                type="radio"
+                name="saved-card"
+                ?disabled=${expired}
+                .checked=${!expired && this.selected === card.token}
+                @change=${() => this.#select(card.token)}
+              />
               <span class="text">
                 <span>${this.t('savedCard', { brand: brandName(card.brand), last4: card.last4 })}</span>
-                <span class="expiry">${this.t('savedCardExpiry', { expiry: card.expiry })}</span>
+                <span class="expiry">${this.t(expired ? 'savedCardExpired' : 'savedCardExpiry', { expiry: card.expiry })}</span>
               </span>
             </label>
-          `,
-        )}
+          `;
+        })}
         <label>
           <input type="radio" name="saved-card" .checked=${this.selected === null} @change=${() => this.#select(null)} />
           <span class="text">${this.t('newCard')}</span>

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { sendKeys } from '@web/test-runner-commands';
+import { resetMouse, sendKeys, sendMouse } from '@web/test-runner-commands';
 import { CheckoutApi } from '../../../widget/api/client.ts';
 import type { CkCardForm } from '../../../widget/components/card-form.ts';
 import '../../../widget/components/card-form.ts';
@@ -41,10 +41,18 @@ describe('ck-card-form', () => {
     stub = await ApiStub.install();
   });
 
-  afterEach(() => {
+  afterEach(async () => {
     form?.remove();
     stub.restore();
+    await resetMouse();
   });
+
+  /** Puts the caret after `position` characters with the keyboard, the way a customer moves it. */
+  async function caretTo(input: HTMLInputElement, position: number): Promise<void> {
+    input.focus();
+    await press('Home');
+    for (let step = 0; step < position; step += 1) await press('ArrowRight');
+  }
 
   it('groups the number as the brand prints it and names the brand while the customer types', async () => {
     await mount();
@@ -119,6 +127,151 @@ describe('ck-card-form', () => {
     await form.updateComplete;
     expect(expiry.value).to.equal(`12 / ${nextYear}`);
     expect(expiry.getAttribute('aria-invalid')).to.equal('false');
+  });
+
+  it('takes the first mouse click on Pay even when leaving an invalid field shows its message', async () => {
+    await mount();
+    await typeInto(field('Card number'), '4242424242424242');
+    await typeInto(field('Expiry date'), `12${nextYear}`);
+    await typeInto(field('Name on card'), 'Ada Obi');
+    await typeInto(field('Security code'), '12');
+    // Where the button is before the security code field loses focus; the press lands near its top edge.
+    const before = buttonByText(form.shadowRoot!, 'Pay').getBoundingClientRect();
+    await sendMouse({ type: 'click', position: [Math.round(before.left + before.width / 2), Math.round(before.top + 6)] });
+    await waitFor(() => liveRegion().textContent?.includes('1 field needs your attention.'));
+    expect(activeElement()).to.equal(field('Security code'));
+    expect(deepText(form.shadowRoot!)).to.include('Enter the 3-digit security code.');
+    expect(buttonByText(form.shadowRoot!, 'Pay').getBoundingClientRect().top).to.equal(before.top);
+  });
+
+  it('keeps room for each field message, so a message appearing does not move the Pay button', async () => {
+    await mount();
+    const before = buttonByText(form.shadowRoot!, 'Pay').getBoundingClientRect().top;
+    await typeInto(field('Card number'), '4242424242424241');
+    await press('Tab');
+    await form.updateComplete;
+    expect(deepText(form.shadowRoot!)).to.include('This card number is not valid');
+    expect(buttonByText(form.shadowRoot!, 'Pay').getBoundingClientRect().top).to.equal(before);
+  });
+
+  it('pads a single month digit when the customer types the separator, so 1/26 is January', async () => {
+    await mount();
+    const expiry = field('Expiry date');
+    await typeInto(expiry, '1/');
+    expect(expiry.value).to.equal('01 / ');
+    await sendKeys({ type: nextYear });
+    expect(expiry.value).to.equal(`01 / ${nextYear}`);
+    await press('Tab');
+    await form.updateComplete;
+    expect(expiry.getAttribute('aria-invalid')).to.equal('false');
+  });
+
+  it('accepts a four-digit year typed as MM/YYYY and writes it as MM / YY', async () => {
+    await mount();
+    const expiry = field('Expiry date');
+    await typeInto(expiry, `12/20${nextYear}`);
+    expect(expiry.value).to.equal(`12 / ${nextYear}`);
+    await press('Tab');
+    await form.updateComplete;
+    expect(expiry.getAttribute('aria-invalid')).to.equal('false');
+  });
+
+  it('keeps the caret where the customer edits the expiry and leaves the other digits alone', async () => {
+    await mount();
+    const expiry = field('Expiry date');
+    await typeInto(expiry, '1230');
+    expect(expiry.value).to.equal('12 / 30');
+
+    // Backspace after the first month digit removes it, and does not turn the month into February.
+    await caretTo(expiry, 1);
+    await press('Backspace');
+    expect(expiry.value).to.equal('2 / 30');
+    expect(expiry.selectionStart).to.equal(0);
+    await sendKeys({ type: '1' });
+    expect(expiry.value).to.equal('12 / 30');
+    expect(expiry.selectionStart).to.equal(1);
+
+    // Changing the year's first digit keeps the caret in the year.
+    await caretTo(expiry, 6);
+    await press('Backspace');
+    expect(expiry.value).to.equal('12 / 0');
+    expect(expiry.selectionStart).to.equal(5);
+    await sendKeys({ type: '4' });
+    expect(expiry.value).to.equal('12 / 40');
+    expect(expiry.selectionStart).to.equal(6);
+  });
+
+  it('says the month is wrong as soon as month 00 is left, before any year is typed', async () => {
+    await mount();
+    await typeInto(field('Expiry date'), '00');
+    await press('Tab');
+    await form.updateComplete;
+    expect(deepText(form.shadowRoot!)).to.include('Enter a month from 01 to 12.');
+    expect(deepText(form.shadowRoot!)).not.to.include('Enter the expiry date as MM / YY.');
+  });
+
+  it('deletes the digit beyond a group space with Delete and Backspace, keeping the caret beside it', async () => {
+    await mount();
+    const number = field('Card number');
+    await typeInto(number, '4242424242424242');
+    await caretTo(number, 4);
+    await press('Delete');
+    expect(number.value).to.equal('4242 2424 2424 242');
+    expect(number.selectionStart).to.equal(4);
+    await press('Delete');
+    expect(number.value).to.equal('4242 4242 4242 42');
+    expect(number.selectionStart).to.equal(4);
+
+    await caretTo(number, 5);
+    await press('Backspace');
+    expect(number.value).to.equal('4244 2424 2424 2');
+    expect(number.selectionStart).to.equal(3);
+  });
+
+  it('keeps American Express grouped 4-6-5 when deleting across its spaces', async () => {
+    await mount();
+    const number = field('Card number');
+    await typeInto(number, '378282246310005');
+    expect(number.value).to.equal('3782 822463 10005');
+    await caretTo(number, 11);
+    await press('Delete');
+    expect(number.value).to.equal('3782 822463 0005');
+    expect(number.selectionStart).to.equal(11);
+    await caretTo(number, 12);
+    await press('Backspace');
+    expect(number.value).to.equal('3782 822460 005');
+    expect(number.selectionStart).to.equal(10);
+  });
+
+  it('inserts a digit in the middle of the number and keeps the caret after it', async () => {
+    await mount();
+    const number = field('Card number');
+    await typeInto(number, '424242424242424');
+    await caretTo(number, 4);
+    await sendKeys({ type: '9' });
+    expect(number.value).to.equal('4242 9424 2424 2424');
+    expect(number.selectionStart).to.equal(6);
+  });
+
+  it('offers no amount and does not pay until the fee is quoted', async () => {
+    await mount();
+    form.quote = undefined;
+    await form.updateComplete;
+    const pay = buttonByText(form.shadowRoot!, 'Pay');
+    expect(pay.textContent!.trim()).to.equal('Pay');
+    expect(pay.getAttribute('aria-disabled')).to.equal('true');
+    const note = form.shadowRoot!.getElementById(pay.getAttribute('aria-describedby')!)!;
+    expect(note.textContent).to.include('You can pay once the total, fee included, is known.');
+    await expectAccessible(form);
+    await fillValidCard();
+    await press('Enter');
+    await waitFor(() => liveRegion().textContent?.includes('You can pay once the total'));
+    expect(stub.requestsTo('/checkout/order/pay')).to.have.length(0);
+
+    form.quote = feeQuote('C');
+    await form.updateComplete;
+    expect(pay.textContent).to.match(/Pay\s+₦12,787\.50/);
+    expect(pay.getAttribute('aria-disabled')).to.equal('false');
   });
 
   it('asks for a four-digit security code on American Express and three on other brands', async () => {
@@ -271,6 +424,23 @@ describe('ck-card-form', () => {
       const plain = stub.requestsTo('/checkout/order/pay')[0]!.plain as { cardToken: string; card: object };
       expect(plain.cardToken).to.equal('tok_visa');
       expect(plain.card).to.deep.equal({ cvv: '321' });
+    });
+
+    it('flags an expired saved card and does not let the customer choose it', async () => {
+      const order = savedOrder();
+      await mount(orderData({ savedCards: [{ token: 'tok_old', brand: 'visa', first6: '424242', last4: '1111', expiry: '01/20' }, ...order.savedCards] }));
+      expect(deepText(form.shadowRoot!)).to.include('Expired 01/20: choose another card');
+      const expired = inputByLabel(form.shadowRoot!, 'Visa ending in 1111');
+      expect(expired.disabled).to.equal(true);
+      expect(expired.checked).to.equal(false);
+      expect(inputByLabel(form.shadowRoot!, 'Visa ending in 4242').checked).to.equal(true);
+      await expectAccessible(form);
+    });
+
+    it('asks for a new card when every saved card has expired', async () => {
+      await mount(orderData({ savedCards: [{ token: 'tok_old', brand: 'visa', first6: '424242', last4: '1111', expiry: '01/20' }] }));
+      expect(field('Card number')).to.be.instanceOf(HTMLInputElement);
+      expect(inputByLabel(form.shadowRoot!, 'Use a new card').checked).to.equal(true);
     });
 
     it('switches to the full card form when the customer chooses a new card', async () => {
