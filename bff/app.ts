@@ -47,7 +47,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   // Read (or, in development, created) once: it seals private keys and derives the other server secrets.
   const masterKey = loadMasterKey(config);
   await fastify.register(services, { config, clock, masterKey });
-  await fastify.register(auth);
+  await fastify.register(auth, { masterKey });
   await fastify.register(decrypt, { masterKey });
   await fastify.register(cors);
   await fastify.register(helmet);
@@ -62,7 +62,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(paymentRoutes);
   await fastify.register(sandboxRoutes);
   await fastify.register(authenticationRoutes);
-  await fastify.register(embedRoutes, { masterKey, publicBaseUrl: config.publicBaseUrl });
+  await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(scheduler, { intervalMs: 15_000 });
 };

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema, successEnvelope } from '../../shared/envelope.ts';
-import { FrameTokens } from '../crypto/frame-token.ts';
 import { forbidden, invalid } from '../errors.ts';
 import { messagePage } from '../pages/authentication.ts';
 import { callerOf } from '../plugins/auth.ts';
@@ -17,8 +16,8 @@ export const embedSessionResponseSchema = successEnvelope(
   z.object({ frameUrl: z.string(), frameOrigin: z.string(), parentOrigin: z.string(), expiresAt: z.string() }),
 ).meta({ id: 'EmbedSessionResponse' });
 
-const routes: FastifyPluginAsyncZod<{ masterKey: Buffer; publicBaseUrl: string }> = async (app, { masterKey, publicBaseUrl }) => {
-  const tokens = new FrameTokens(masterKey);
+const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { publicBaseUrl }) => {
+  const tokens = app.frameTokens;
   const frameOrigin = new URL(publicBaseUrl).origin;
 
   app.post(

@@ -104,6 +104,45 @@ describe('embedding, security headers and hosted pages', () => {
     expect((await app.inject({ method: 'GET', url: pathname })).statusCode).toBe(403);
   });
 
+  describe("the frame's calls carry its session, and the key must be the session's merchant's and mode's", () => {
+    const frameCall = (apiKey: string, session: string) =>
+      app.inject({ method: 'GET', url: '/checkout/keys', headers: { 'api-key': apiKey, 'checkout-session': session } });
+    const sessionFor = async (origin: string, apiKey: string) => new URL((await openSession(origin, apiKey)).json().data.frameUrl).pathname.split('/').pop()!;
+
+    it("refuses another merchant's key posted to a frame opened with this merchant's key", async () => {
+      const other = await app.merchants.create({ name: 'Other Shop', country: 'NG', supportEmail: 's@other.test', allowedOrigins: ['https://other.test'] });
+      const session = await sessionFor('https://shop.acme.test', keys.publishableKey);
+      expect((await frameCall(keys.publishableKey, session)).statusCode).toBe(200);
+      const refused = await frameCall(other.publishableKey, session);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ statusCode: 'AUTH403', message: expect.stringContaining('another merchant') });
+    });
+
+    it('refuses a live key posted to a frame opened with a test key', async () => {
+      const own = await app.merchants.create({ name: 'Two Modes', country: 'NG', supportEmail: 's@two.test', allowedOrigins: ['https://two.test'] });
+      const live = await app.merchants.rotateKeys(own.subsidiaryId, 'live');
+      const session = await sessionFor('https://two.test', own.publishableKey);
+      const refused = await frameCall(live!.publishableKey, session);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ statusCode: 'AUTH403', message: 'The api-key is a live key but this checkout session was opened with a test key.' });
+    });
+
+    it('refuses a tampered or expired session, and one whose origin the merchant no longer allows', async () => {
+      const own = await app.merchants.create({ name: 'Moving Shop', country: 'NG', supportEmail: 's@move.test', allowedOrigins: ['https://move.test'] });
+      const session = await sessionFor('https://move.test', own.publishableKey);
+      const tampered = session.replace(/\.(.)/, (_m, c: string) => `.${c === 'A' ? 'B' : 'A'}`);
+      expect((await frameCall(own.publishableKey, tampered)).json()).toMatchObject({ statusCode: 'AUTH403', message: expect.stringContaining('not valid or has expired') });
+
+      await app.merchants.setAllowedOrigins(own.subsidiaryId, []);
+      expect((await frameCall(own.publishableKey, session)).json()).toMatchObject({ statusCode: 'AUTH403', message: expect.stringContaining('no longer allowed') });
+      await app.merchants.setAllowedOrigins(own.subsidiaryId, ['https://move.test']);
+      expect((await frameCall(own.publishableKey, session)).statusCode).toBe(200);
+
+      clock.advance(5 * 3_600_000);
+      expect((await frameCall(own.publishableKey, session)).json()).toMatchObject({ statusCode: 'AUTH403', message: expect.stringContaining('not valid or has expired') });
+    });
+  });
+
   it("lets the merchant's frame show the 3-D Secure page, whose form may return to the order's address", async () => {
     const client = new CheckoutClient(app, keys);
     const reference = await client.newOrder();

@@ -36,6 +36,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The frame session token of the checkout frame this page is (set by the frame bridge before the embedding page's
+ * settings arrive). Sent on every call, so the backend can refuse a key that is not the one the session was opened
+ * for: the key comes from the embedding page, the token from the backend.
+ */
+let frameSession: string | undefined;
+
+export function useFrameSession(token: string | undefined): void {
+  frameSession = token || undefined;
+}
+
 export interface ApiOptions {
   apiKey: string;
   /** Origin (and optional path prefix) of the checkout API; the page's own origin when empty. */
@@ -117,6 +128,7 @@ export class CheckoutApi {
     keepalive = false,
   ): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json', 'api-key': this.options.apiKey };
+    if (frameSession) headers['checkout-session'] = frameSession;
     if (body !== undefined) {
       headers['content-type'] = 'application/json';
       headers['idempotency-key'] = crypto.randomUUID();

@@ -1,6 +1,7 @@
 import type { CkCheckout } from '../components/checkout.ts';
 import type { CheckoutErrorEvent, CheckoutPendingEvent } from '../events.ts';
 import { asParentMessage, EVENT_TYPES, PROTOCOL, SETTING_NAMES, type EventDetail, type FrameMessage, type Settings } from '../embed/protocol.ts';
+import { useFrameSession } from '../api/client.ts';
 import { trapFocus } from './focus-trap.ts';
 
 /**
@@ -11,13 +12,18 @@ import { trapFocus } from './focus-trap.ts';
  * its height and the Escape key back. The order's return address after 3-D Secure is this frame's own URL (the
  * checkout's default), so the bank's page loads in the frame and comes back here, and the checkout resumes.
  */
-/** `parent` is the embedding window: `window.parent`, or a stand-in in tests. */
-export function connectToParent(checkout: CkCheckout, parentOrigin: string, parent: Window = window.parent): void {
+/**
+ * `parent` is the embedding window: `window.parent`, or a stand-in in tests. `session` is the frame session token,
+ * the last segment of this frame's address (`/checkout/frame/{token}`, kept through the 3-D Secure round trip).
+ */
+export function connectToParent(checkout: CkCheckout, parentOrigin: string, parent: Window = window.parent, session = sessionOf(window.location)): void {
   if (parent === window || !parentOrigin) {
     // Opened on its own: no page will send the settings, so let the checkout say what is missing.
     checkout.embedded = false;
     return;
   }
+  // Before the settings (and so the key) can arrive: every API call then names the session the backend opened.
+  useFrameSession(session);
   const post = (message: DistributiveOmit<FrameMessage, 'protocol'>) => parent.postMessage({ protocol: PROTOCOL, ...message }, parentOrigin);
   document.documentElement.classList.add('embedded');
 
@@ -53,6 +59,10 @@ export function connectToParent(checkout: CkCheckout, parentOrigin: string, pare
   };
   new ResizeObserver(reportHeight).observe(document.body);
   reportHeight();
+}
+
+function sessionOf(location: Location): string | undefined {
+  return /\/checkout\/frame\/([\w-]+\.[\w-]+)$/.exec(location.pathname)?.[1];
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

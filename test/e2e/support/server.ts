@@ -33,9 +33,12 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-export async function startServer(overrides: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * `dataDir` is a data folder prepared beforehand (merchants made with `npm run merchant`); the server then creates
+ * no sandbox merchant and the keys it reports are empty.
+ */
+export async function startServer(overrides: Record<string, string> = {}, { dataDir = newDataDir() }: { dataDir?: string } = {}): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'checkout-e2e-'));
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -56,7 +59,7 @@ export async function startServer(overrides: Record<string, string> = {}): Promi
     const timer = setTimeout(() => reject(new Error(`the server did not start in time:\n${stdout}\n${stderr}`)), 120_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (/encryptionKey:\s+\S+\n\n$/.test(stdout)) {
+      if (/(encryptionKey:\s+\S+|API docs: \S+)\n\n$/.test(stdout)) {
         clearTimeout(timer);
         resolve();
       }
@@ -66,10 +69,11 @@ export async function startServer(overrides: Record<string, string> = {}): Promi
       reject(new Error(`the server exited with ${code}:\n${stdout}\n${stderr}`));
     });
   });
+  const sandboxCreated = stdout.includes('A sandbox merchant was created');
   const key = (name: string) => {
     const match = new RegExp(`${name}:\\s+(\\S+)`).exec(stdout);
-    if (!match?.[1]) throw new Error(`no ${name} in the banner:\n${stdout}`);
-    return match[1];
+    if (!match?.[1] && sandboxCreated) throw new Error(`no ${name} in the banner:\n${stdout}`);
+    return match?.[1] ?? '';
   };
   return {
     baseUrl,
@@ -80,6 +84,31 @@ export async function startServer(overrides: Record<string, string> = {}): Promi
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export function newDataDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'checkout-e2e-'));
+}
+
+/** The keys `npm run merchant -- create|rotate-keys` prints. */
+export interface IssuedMerchantKeys {
+  subsidiaryId: number;
+  publishableKey: string;
+  secretKey: string;
+}
+
+/** `npm run merchant -- <args>` on a data folder no server has open; its JSON answer. */
+export async function merchantCli(dataDir: string, args: string[]): Promise<IssuedMerchantKeys> {
+  const env: NodeJS.ProcessEnv = { ...process.env, CHECKOUT_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'CHECKOUT_MASTER_KEY', 'NODE_ENV']) delete env[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bff/cli/merchant.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`npm run merchant -- ${args.join(' ')} exited with ${code}:\n${stderr}`);
+  return JSON.parse(stdout) as IssuedMerchantKeys;
 }
 
 async function stop(child: ChildProcess): Promise<void> {
