@@ -103,17 +103,28 @@ export function normaliseExpiryYear(year: number): number {
   return year < 100 ? 2000 + year : year;
 }
 
+/** No real card expires further ahead than this. */
+export const MAX_EXPIRY_YEARS_AHEAD = 20;
+
+/**
+ * A plausible way to write an expiry year: two digits (`39`) or four in this century (`2039`). Anything else
+ * (`139`, `9999`) is a malformed field, not an expired card.
+ */
+export function isExpiryYearWritten(year: number): boolean {
+  return Number.isInteger(year) && ((year >= 0 && year <= 99) || (year >= 2000 && year <= 2099));
+}
+
 export type ExpiryProblem = 'month' | 'year' | 'past' | 'too-far';
 
 /** A card is valid through the last day of its expiry month; more than 20 years ahead is not a real card. */
 export function checkExpiry(month: number, year: number, now: Date = new Date()): ExpiryProblem | undefined {
   if (!Number.isInteger(month) || month < 1 || month > 12) return 'month';
-  if (!Number.isInteger(year)) return 'year';
+  if (!isExpiryYearWritten(year)) return 'year';
   const fullYear = normaliseExpiryYear(year);
   const currentYear = now.getUTCFullYear();
   const currentMonth = now.getUTCMonth() + 1;
   if (fullYear < currentYear || (fullYear === currentYear && month < currentMonth)) return 'past';
-  if (fullYear > currentYear + 20) return 'too-far';
+  if (fullYear > currentYear + MAX_EXPIRY_YEARS_AHEAD) return 'too-far';
   return undefined;
 }
 

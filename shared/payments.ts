@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { aliased } from './binding.ts';
+import { isExpiryYearWritten } from './card.ts';
 import { blankToUndefined, optionalText, requiredText, wholeNumber } from './fields.ts';
 import { statusIdSchema } from './orders.ts';
 
@@ -27,7 +28,11 @@ const digitString = (max: number) =>
 export const cardPlainSchema = z.object({
   cardnumber: aliased(digitString(19).optional(), 'cardNumber', 'card_number', 'pan'),
   expirymonth: aliased(wholeNumber.pipe(z.number().min(1).max(12)).optional(), 'expiryMonth', 'expiry_month'),
-  expiryyear: aliased(wholeNumber.pipe(z.number().min(0).max(9999)).optional(), 'expiryYear', 'expiry_year'),
+  expiryyear: aliased(
+    wholeNumber.pipe(z.number().refine(isExpiryYearWritten, { message: 'must be a two- or four-digit year (39 or 2039)' })).optional(),
+    'expiryYear',
+    'expiry_year',
+  ),
   cvv: digitString(4),
   pin: z.preprocess(blankToUndefined, digitString(6).optional()),
   name: aliased(optionalText(100), 'cardholdername', 'cardHolderName', 'nameOnCard'),

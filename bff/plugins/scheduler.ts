@@ -1,15 +1,17 @@
 import fp from 'fastify-plugin';
 
 /**
- * Timed work in-process: transfer accounts past their expiry are closed by a periodic sweep, which also runs
- * once at start so a restart catches up on whatever expired while the process was down. Reads of an order
- * (status, verify, transfer arrivals) also expire its own account on the spot, so answers never lag the sweep.
+ * Timed work in-process, on the app's clock: transfer accounts past their expiry, 3-D Secure attempts the
+ * customer abandoned, and attempts interrupted while processing are resolved by a periodic sweep, which also runs
+ * once at start so a restart catches up on whatever fell due while the process was down. Reads of an order
+ * (status, verify, transfer arrivals, the 3-D Secure page) also resolve its own attempts on the spot, so answers
+ * never lag the sweep.
  */
 export default fp<{ intervalMs: number }>(
   async (app, { intervalMs }) => {
     let running: Promise<unknown> = Promise.resolve();
     const sweep = () => {
-      running = app.payments.expireTransferAccounts().catch((error: unknown) => app.log.error({ err: error }, 'transfer expiry sweep failed'));
+      running = app.payments.runTimedWork().catch((error: unknown) => app.log.error({ err: error }, 'timed payment work failed'));
       return running;
     };
     let timer: NodeJS.Timeout | undefined;

@@ -25,7 +25,10 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
   async (app, { config, clock, masterKey }) => {
     const otpSecret = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'checkout sandbox one-time codes', 32));
     const links = new LinkService(app.storage, config.publicBaseUrl);
-    const payments = new PaymentService(app.storage, new SandboxProcessor(() => clock.now()), clock, {
+    // Test mode runs on the sandbox; live mode has no acquirer connector in this build, so live payments are refused
+    // rather than pretending to charge real cards.
+    const processors = { test: new SandboxProcessor(() => clock.now()) };
+    const payments = new PaymentService(app.storage, processors, clock, {
       publicBaseUrl: config.publicBaseUrl,
       transferExpiryMinutes: config.transferExpiryMinutes,
       otpSecret,
@@ -35,7 +38,7 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     app.decorate('links', links);
     app.decorate('fees', new FeeService(app.storage));
     app.decorate('payments', payments);
-    app.decorate('orders', new OrderService(app.storage, links, payments));
+    app.decorate('orders', new OrderService(app.storage, links, payments, clock));
   },
   { name: 'services', dependencies: ['storage'] },
 );

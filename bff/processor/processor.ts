@@ -44,4 +44,10 @@ export interface PaymentProcessor {
   /** The customer authenticated (`passed`) or failed/abandoned; the issuer then approves or declines. */
   completeAuthentication(session: string, passed: boolean): Promise<Exclude<ChargeOutcome, { kind: 'authenticate' }>>;
   openTransferAccount(charge: Charge): Promise<TransferAccount>;
+  /**
+   * The final outcome the processor recorded for a charge (by the charge's reference), or undefined when it has
+   * none: the charge never reached it, is unknown to it, or is still waiting for the customer. Asked when an
+   * attempt was interrupted between the processor's answer and its recording.
+   */
+  findOutcome(reference: string): Promise<Exclude<ChargeOutcome, { kind: 'authenticate' }> | undefined>;
 }

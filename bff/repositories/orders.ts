@@ -25,31 +25,34 @@ function toOrder(row: OrderRow): Order {
   };
 }
 
-export async function upsertCustomer(db: Queryable, merchantId: number, mode: Mode, customer: Omit<Customer, 'id'>): Promise<Customer> {
+export async function upsertCustomer(db: Queryable, merchantId: number, mode: Mode, customer: Omit<Customer, 'id'>, now: Date): Promise<Customer> {
   const [row] = await db.query<{ id: number }>(
-    `INSERT INTO customers (merchant_id, mode, email, first_name, last_name, mobile, country)
-     VALUES ($1, $2, lower($3), $4, $5, $6, $7)
+    `INSERT INTO customers (merchant_id, mode, email, first_name, last_name, mobile, country, created_at)
+     VALUES ($1, $2, lower($3), $4, $5, $6, $7, $8)
      ON CONFLICT (merchant_id, mode, email) DO UPDATE
        SET first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
            mobile = COALESCE(EXCLUDED.mobile, customers.mobile), country = COALESCE(EXCLUDED.country, customers.country)
      RETURNING id`,
-    [merchantId, mode, customer.email, customer.firstName, customer.lastName, customer.mobile, customer.country],
+    [merchantId, mode, customer.email, customer.firstName, customer.lastName, customer.mobile, customer.country, now],
   );
   return { ...customer, email: customer.email.toLowerCase(), id: row!.id };
 }
 
 export type NewOrder = Omit<Order, 'id' | 'customer' | 'statusId' | 'createdAt' | 'updatedAt'> & { customerId: number; paymentMeta: unknown };
 
-/** Inserts the order, or returns undefined when the merchant already used this reference. */
-export async function insertOrder(db: Queryable, order: NewOrder): Promise<number | undefined> {
+/**
+ * Inserts the order, or returns undefined when the merchant already used this reference. Times come from the
+ * app's clock (never the database's), so an order and its payments share one timeline.
+ */
+export async function insertOrder(db: Queryable, order: NewOrder, now: Date): Promise<number | undefined> {
   const [row] = await db.query<{ id: number }>(
     `INSERT INTO orders (merchant_id, mode, reference, processor_reference, customer_id, amount_minor, currency, description, items,
-       redirect_url, payment_link_id, frequency_id, number_of_payments, auth_option, fee_rules, payment_meta)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+       redirect_url, payment_link_id, frequency_id, number_of_payments, auth_option, fee_rules, payment_meta, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
      ON CONFLICT (merchant_id, mode, reference) DO NOTHING RETURNING id`,
     [order.merchantId, order.mode, order.reference, order.processorReference, order.customerId, order.amountMinor, order.currency,
       order.description, JSON.stringify(order.items), order.redirectUrl, order.paymentLinkId, order.frequencyId, order.numberOfPayments,
-      order.authOption, JSON.stringify(order.feeRules), order.paymentMeta === undefined ? null : JSON.stringify(order.paymentMeta)],
+      order.authOption, JSON.stringify(order.feeRules), order.paymentMeta === undefined ? null : JSON.stringify(order.paymentMeta), now],
   );
   return row?.id;
 }
@@ -71,14 +74,16 @@ export async function lockOrder(db: Queryable, id: number): Promise<StatusId | u
 }
 
 /** Applies a state-machine event; false when the order is not in a state the event may start from. */
-export async function transitionOrder(db: Queryable, id: number, event: OrderEvent): Promise<boolean> {
+export async function transitionOrder(db: Queryable, id: number, event: OrderEvent, now: Date): Promise<boolean> {
   const { from, to } = ORDER_TRANSITIONS[event];
-  const rows = await db.query('UPDATE orders SET status_id = $2, updated_at = now() WHERE id = $1 AND status_id = ANY($3::smallint[]) RETURNING id', [id, to, from]);
+  const rows = await db.query('UPDATE orders SET status_id = $2, updated_at = $4 WHERE id = $1 AND status_id = ANY($3::smallint[]) RETURNING id', [id, to, from, now]);
   return rows.length === 1;
 }
 
-export async function insertEvent(db: Queryable, orderId: number, name: string, source: 'client' | 'system', detail: unknown): Promise<void> {
-  await db.query('INSERT INTO order_events (order_id, name, source, detail) VALUES ($1, $2, $3, $4)', [orderId, name, source, detail === undefined ? null : JSON.stringify(detail)]);
+export async function insertEvent(db: Queryable, orderId: number, name: string, source: 'client' | 'system', detail: unknown, now: Date): Promise<void> {
+  await db.query('INSERT INTO order_events (order_id, name, source, detail, created_at) VALUES ($1, $2, $3, $4, $5)', [
+    orderId, name, source, detail === undefined ? null : JSON.stringify(detail), now,
+  ]);
 }
 
 export async function listEvents(db: Queryable, orderId: number): Promise<{ name: string; source: string; detail: unknown; createdAt: Date }[]> {

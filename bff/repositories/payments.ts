@@ -74,6 +74,54 @@ export async function listExpiredTransfers(db: Queryable, now: Date, limit: numb
   return rows.map(toPayment);
 }
 
+export async function listExpiredAuthentications(db: Queryable, initiatedBefore: Date, limit: number): Promise<Payment[]> {
+  const rows = await db.query<PaymentRow>(
+    `SELECT * FROM order_payments WHERE stage = 'authentication' AND status_id = 2 AND created_at <= $1 ORDER BY created_at LIMIT $2`,
+    [initiatedBefore, limit],
+  );
+  return rows.map(toPayment);
+}
+
+/** Attempts left in `processing` since before the given time: interrupted between the processor and the database. */
+export async function listStuckProcessing(db: Queryable, unchangedSince: Date, limit: number): Promise<Payment[]> {
+  const rows = await db.query<PaymentRow>(
+    `SELECT * FROM order_payments WHERE stage = 'processing' AND status_id = 2 AND updated_at <= $1 ORDER BY updated_at LIMIT $2`,
+    [unchangedSince, limit],
+  );
+  return rows.map(toPayment);
+}
+
+/**
+ * Counts a wrong one-time code in one guarded statement, so concurrent wrong codes are all counted. The code that
+ * reaches the limit also takes the answer (stage back to `processing`) so exactly one request declines the
+ * payment. Undefined when the payment no longer awaits authentication or has no tries left.
+ */
+export async function recordWrongCode(db: Queryable, id: number, maxAttempts: number, now: Date): Promise<Payment | undefined> {
+  const { from } = PAYMENT_TRANSITIONS['wrong-code'];
+  const [row] = await db.query<PaymentRow>(
+    `UPDATE order_payments
+        SET auth_attempts = auth_attempts + 1,
+            stage = CASE WHEN auth_attempts + 1 >= $3 THEN 'processing' ELSE stage END,
+            updated_at = $4
+      WHERE id = $1 AND status_id = ANY($2::smallint[]) AND stage = 'authentication' AND auth_attempts < $3
+      RETURNING *`,
+    [id, from, maxAttempts, now],
+  );
+  return row && toPayment(row);
+}
+
+/** Takes the customer's 3-D Secure answer: only one request can, and only while tries are left. */
+export async function takeAuthenticationAnswer(db: Queryable, id: number, maxAttempts: number, now: Date): Promise<Payment | undefined> {
+  const { from } = PAYMENT_TRANSITIONS['answer-authentication'];
+  const [row] = await db.query<PaymentRow>(
+    `UPDATE order_payments SET stage = 'processing', updated_at = $4
+      WHERE id = $1 AND status_id = ANY($2::smallint[]) AND stage = 'authentication' AND auth_attempts < $3
+      RETURNING *`,
+    [id, from, maxAttempts, now],
+  );
+  return row && toPayment(row);
+}
+
 export type PaymentPatch = Partial<{
   stage: PaymentStage;
   responseCode: string;
@@ -124,11 +172,11 @@ export async function transitionPayment(
 
 export type SavedCardRow = { token: string; brand: string; first6: string; last4: string; expiry: string };
 
-export async function saveCard(db: Queryable, customerId: number, card: SavedCardRow): Promise<void> {
+export async function saveCard(db: Queryable, customerId: number, card: SavedCardRow, now: Date): Promise<void> {
   await db.query(
-    `INSERT INTO saved_cards (customer_id, token, brand, first6, last4, expiry) VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO saved_cards (customer_id, token, brand, first6, last4, expiry, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (customer_id, first6, last4, expiry) DO UPDATE SET token = EXCLUDED.token`,
-    [customerId, card.token, card.brand, card.first6, card.last4, card.expiry],
+    [customerId, card.token, card.brand, card.first6, card.last4, card.expiry, now],
   );
 }
 

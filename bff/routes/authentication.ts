@@ -51,6 +51,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       if (!found) return reply.code(404).send(messagePage('Payment not found', 'No payment awaits authentication here.'));
       const { payment, order } = found;
       reply.pagePolicy(await policyFor(order, payment));
+      if (app.payments.authenticationExpired(payment)) {
+        return reply.send(
+          messagePage('Authentication expired', 'This authentication has expired: it was not completed in time. Return to the merchant to pay again.', {
+            href: app.payments.returnUrl(order, payment),
+            label: 'Return to the merchant',
+          }),
+        );
+      }
       if (payment.stage !== 'authentication') {
         return reply.send(
           messagePage('Authentication finished', 'This payment is no longer waiting for authentication.', {

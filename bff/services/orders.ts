@@ -17,6 +17,7 @@ import { amountInMinorUnits, merchantFeeRules } from './fees.ts';
 import type { LinkService } from './links.ts';
 import { toSubsidiary } from './links.ts';
 import { presentCustomer, presentStatus, presentVerify, representativePayment } from './order-views.ts';
+import type { Clock } from './clock.ts';
 import type { PaymentService } from './payments.ts';
 
 /** Keys a client might use to smuggle card data into an event's details; they are never stored. */
@@ -27,6 +28,7 @@ export class OrderService {
     private readonly storage: Storage,
     private readonly links: LinkService,
     private readonly paymentService: PaymentService,
+    private readonly clock: Clock,
   ) {}
 
   async create(caller: Caller, plain: CreateOrderPlain): Promise<CreateOrderData> {
@@ -59,6 +61,7 @@ export class OrderService {
     }
 
     const feeRules = merchantFeeRules(merchant);
+    const now = this.clock.now();
     const created = await this.storage.transaction(async (tx) => {
       const customer = await orders.upsertCustomer(tx, merchant.id, mode, {
         email: plain.customer.email,
@@ -66,7 +69,7 @@ export class OrderService {
         lastName: plain.customer.lastname,
         mobile: plain.customer.mobile ?? null,
         country: plain.customer.country?.toUpperCase() ?? null,
-      });
+      }, now);
       const id = await orders.insertOrder(tx, {
         merchantId: merchant.id,
         mode,
@@ -84,9 +87,9 @@ export class OrderService {
         authOption,
         feeRules,
         paymentMeta: plain.paymentMeta,
-      });
+      }, now);
       if (id === undefined) return undefined;
-      await orders.insertEvent(tx, id, 'order-created', 'system', null);
+      await orders.insertEvent(tx, id, 'order-created', 'system', null, now);
       return orders.findOrderById(tx, id);
     });
     if (created) return this.presentCreated(caller, created, link ?? null);
@@ -150,14 +153,14 @@ export class OrderService {
 
   async status(caller: Caller, reference: string) {
     const order = await this.findOwn(caller, reference);
-    await this.paymentService.expireDueTransfer(order);
+    await this.paymentService.expireDueAttempts(order);
     const all = await payments.listPayments(this.storage, order.id);
     return presentStatus(order, representativePayment(all));
   }
 
   async verify(caller: Caller, reference: string) {
     let order = await this.findOwn(caller, reference);
-    if (await this.paymentService.expireDueTransfer(order)) order = await this.findOwn(caller, reference);
+    if (await this.paymentService.expireDueAttempts(order)) order = await this.findOwn(caller, reference);
     const all = await payments.listPayments(this.storage, order.id);
     const link = order.paymentLinkId === null ? undefined : await linkRepository.findLinkById(this.storage, order.merchantId, order.paymentLinkId);
     return presentVerify(order, all, caller.merchant, link ? this.links.present(link, caller.merchant) : null);
@@ -171,7 +174,7 @@ export class OrderService {
         .slice(0, 20)
         .map(([key, value]) => [key.slice(0, 64), typeof value === 'string' ? value.slice(0, 500) : typeof value === 'number' || typeof value === 'boolean' ? value : null]),
     );
-    await orders.insertEvent(this.storage, order.id, event.eventname, 'client', Object.keys(detail).length > 0 ? detail : null);
+    await orders.insertEvent(this.storage, order.id, event.eventname, 'client', Object.keys(detail).length > 0 ? detail : null, this.clock.now());
   }
 
   async timeline(caller: Caller, reference: string) {

@@ -1,12 +1,13 @@
 import { createHmac } from 'node:crypto';
-import { detectBrand, digitsOnly, firstSix, lastFour, normaliseExpiryYear } from '../../shared/card.ts';
+import { checkExpiry, detectBrand, digitsOnly, firstSix, lastFour, MAX_EXPIRY_YEARS_AHEAD, normaliseExpiryYear } from '../../shared/card.ts';
 import { toMajorUnits } from '../../shared/money.ts';
 import type { PayOrderData, PayOrderPlain, PayOrderResponse } from '../../shared/payments.ts';
 import { formatTimestamp } from '../../shared/timestamps.ts';
 import { computeFee } from '../domain/fees.ts';
-import type { Caller } from '../domain/merchant.ts';
+import type { Caller, Mode } from '../domain/merchant.ts';
 import type { Order, Payment } from '../domain/order.ts';
-import { conflict, invalid, notFound } from '../errors.ts';
+import { AUTHENTICATION_EXPIRY_MS, MAX_AUTH_ATTEMPTS, PROCESSING_TIMEOUT_MS } from '../domain/order-state.ts';
+import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { RESPONSE_MESSAGES, type ChargeOutcome, type PaymentProcessor } from '../processor/processor.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
@@ -20,10 +21,17 @@ import { newPaymentReference } from './orders.ts';
 export type PaymentSettings = { publicBaseUrl: string; transferExpiryMinutes: number; otpSecret: Buffer };
 
 const BRAND_NAMES: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', verve: 'Verve', amex: 'American Express', unknown: 'Card' };
-const MAX_AUTH_ATTEMPTS = 3;
 const TRANSFER_AWAITED = 'Awaiting bank transfer: send the exact amount to the account shown before it expires.';
 
 type SettledOutcome = Exclude<ChargeOutcome, { kind: 'authenticate' }>;
+
+/** The processor per mode; a mode without one refuses payments (live, until an acquirer is connected). */
+export type Processors = Partial<Record<Mode, PaymentProcessor>>;
+
+export const LIVE_PAYMENTS_DISABLED = 'Live payments are not enabled for this merchant: no acquirer is connected.';
+
+/** The response message of a 3-D Secure attempt the customer never finished in time (code 05). */
+export const AUTHENTICATION_EXPIRED = 'Authentication expired';
 
 /**
  * Payment attempts on orders: card (with and without 3-D Secure, new or saved), bank transfer, and the timed
@@ -33,12 +41,20 @@ type SettledOutcome = Exclude<ChargeOutcome, { kind: 'authenticate' }>;
 export class PaymentService {
   constructor(
     private readonly storage: Storage,
-    private readonly processor: PaymentProcessor,
+    private readonly processors: Processors,
     private readonly clock: Clock,
     private readonly settings: PaymentSettings,
   ) {}
 
+  /** The mode's processor; refused before anything is stored when the mode has none. */
+  private processorFor(mode: Mode): PaymentProcessor {
+    const processor = this.processors[mode];
+    if (!processor) throw forbidden(LIVE_PAYMENTS_DISABLED);
+    return processor;
+  }
+
   async pay(caller: Caller, plain: PayOrderPlain): Promise<PayOrderResponse> {
+    const processor = this.processorFor(caller.mode);
     const order = await orders.findOrder(this.storage, caller.merchant.id, caller.mode, plain.reference);
     if (!order) throw notFound(`No order with reference ${plain.reference} exists for this merchant.`);
     const option = plain.paymentoption;
@@ -53,6 +69,9 @@ export class PaymentService {
       } else {
         for (const field of ['cardnumber', 'expirymonth', 'expiryyear'] as const) {
           if (plain.card[field] === undefined) throw invalid(`The card.${field} field is required.`);
+        }
+        if (checkExpiry(plain.card.expirymonth!, plain.card.expiryyear!, this.clock.now()) === 'too-far') {
+          throw invalid(`The card.expiryyear field must be at most ${MAX_EXPIRY_YEARS_AHEAD} years ahead.`);
         }
       }
     } else if (order.currency !== 'NGN') {
@@ -86,19 +105,19 @@ export class PaymentService {
         remarks: 'Order payment initiated',
         now,
       });
-      await orders.transitionOrder(tx, order.id, 'attempt-started');
-      await orders.insertEvent(tx, order.id, 'payment-started', 'system', { paymentReference: reference, option });
+      await orders.transitionOrder(tx, order.id, 'attempt-started', now);
+      await orders.insertEvent(tx, order.id, 'payment-started', 'system', { paymentReference: reference, option }, now);
       return inserted;
     });
 
     const charge = { amountMinor: fee.totalMinor, currency: order.currency, reference, authenticationRequired: order.authOption === 'AUTH' };
-    if (option === 'bank-transfer') return this.respond(order, await this.openTransfer(order, payment), caller.merchant.name);
+    if (option === 'bank-transfer') return this.respond(order, await this.openTransfer(processor, order, payment), caller.merchant.name);
 
     let outcome: ChargeOutcome;
     try {
       outcome = savedCard
-        ? await this.processor.chargeSavedCard(savedCard.token, card!.cvv, charge)
-        : await this.processor.chargeCard(
+        ? await processor.chargeSavedCard(savedCard.token, card!.cvv, charge)
+        : await processor.chargeCard(
             { number: number!, expiryMonth: card!.expirymonth!, expiryYear: card!.expiryyear!, cvv: card!.cvv, pin: card!.pin },
             charge,
           );
@@ -107,18 +126,20 @@ export class PaymentService {
     }
     if (outcome.kind === 'authenticate') {
       const waiting = await this.storage.transaction(async (tx) => {
+        const at = this.clock.now();
         const updated = await payments.transitionPayment(
           tx,
           payment.id,
           'await-authentication',
           { stage: 'authentication', authSession: outcome.session, responseCode: '02', responseMessage: RESPONSE_MESSAGES['02'] },
-          { stage: 'processing', now: this.clock.now() },
+          { stage: 'processing', now: at },
         );
-        await orders.transitionOrder(tx, order.id, 'attempt-pending');
-        await orders.insertEvent(tx, order.id, 'authentication-required', 'system', { paymentReference: reference });
+        if (!updated) return undefined;
+        await orders.transitionOrder(tx, order.id, 'attempt-pending', at);
+        await orders.insertEvent(tx, order.id, 'authentication-required', 'system', { paymentReference: reference }, at);
         return updated;
       });
-      return this.respond(order, waiting ?? payment, caller.merchant.name);
+      return this.respond(order, waiting ?? (await payments.findPaymentByReference(this.storage, reference)) ?? payment, caller.merchant.name);
     }
     return this.respond(order, await this.settle(order, payment, outcome, 'processing'), caller.merchant.name);
   }
@@ -141,12 +162,12 @@ export class PaymentService {
     }
   }
 
-  private async openTransfer(order: Order, payment: Payment): Promise<Payment> {
+  private async openTransfer(processor: PaymentProcessor, order: Order, payment: Payment): Promise<Payment> {
     const charge = { amountMinor: payment.totalMinor, currency: order.currency, reference: payment.reference, authenticationRequired: false };
     // A fresh account number may, rarely, collide with an earlier one: ask again.
     for (let attempt = 0; ; attempt += 1) {
       try {
-        const account = await this.processor.openTransferAccount(charge);
+        const account = await processor.openTransferAccount(charge);
         const now = this.clock.now();
         const updated = await this.storage.transaction(async (tx) => {
           const waiting = await payments.transitionPayment(
@@ -163,11 +184,12 @@ export class PaymentService {
             },
             { stage: 'processing', now },
           );
-          await orders.transitionOrder(tx, order.id, 'attempt-pending');
-          await orders.insertEvent(tx, order.id, 'transfer-account-issued', 'system', { paymentReference: payment.reference });
+          if (!waiting) return undefined;
+          await orders.transitionOrder(tx, order.id, 'attempt-pending', now);
+          await orders.insertEvent(tx, order.id, 'transfer-account-issued', 'system', { paymentReference: payment.reference }, now);
           return waiting;
         });
-        return updated ?? payment;
+        return updated ?? (await payments.findPaymentByReference(this.storage, payment.reference)) ?? payment;
       } catch (error) {
         if (attempt >= 2 || (error as { code?: string }).code !== '23505') {
           return this.settle(order, payment, { kind: 'declined', code: '91' }, 'processing');
@@ -207,7 +229,7 @@ export class PaymentService {
         { stage, now },
       );
       if (!approved) return undefined;
-      await orders.transitionOrder(tx, order.id, 'paid');
+      await orders.transitionOrder(tx, order.id, 'paid', now);
       if (approved.saveCard && approved.cardFirst6 && approved.cardLast4 && approved.cardExpiry && outcome.cardToken) {
         await payments.saveCard(tx, order.customer.id, {
           token: outcome.cardToken,
@@ -215,10 +237,10 @@ export class PaymentService {
           first6: approved.cardFirst6,
           last4: approved.cardLast4,
           expiry: approved.cardExpiry,
-        });
+        }, now);
       }
       if (order.paymentLinkId !== null) await linkRepository.countLinkUse(tx, order.paymentLinkId);
-      await orders.insertEvent(tx, order.id, 'payment-approved', 'system', { paymentReference: payment.reference });
+      await orders.insertEvent(tx, order.id, 'payment-approved', 'system', { paymentReference: payment.reference }, now);
       return approved;
     }
     const message = RESPONSE_MESSAGES[outcome.code];
@@ -230,8 +252,8 @@ export class PaymentService {
       { stage, now },
     );
     if (!declined) return undefined;
-    await orders.transitionOrder(tx, order.id, 'attempt-failed');
-    await orders.insertEvent(tx, order.id, 'payment-declined', 'system', { paymentReference: payment.reference, code: outcome.code });
+    await orders.transitionOrder(tx, order.id, 'attempt-failed', now);
+    await orders.insertEvent(tx, order.id, 'payment-declined', 'system', { paymentReference: payment.reference, code: outcome.code }, now);
     return declined;
   }
 
@@ -274,16 +296,28 @@ export class PaymentService {
     return String(digest.readUInt32BE(0) % 1_000_000).padStart(6, '0');
   }
 
+  /** A card payment of a mode with a processor, with its order; undefined otherwise. */
   async findForAuthentication(paymentReference: string): Promise<{ payment: Payment; order: Order } | undefined> {
     const payment = await payments.findPaymentByReference(this.storage, paymentReference);
     if (!payment || payment.option !== 'C') return undefined;
     const order = await orders.findOrderById(this.storage, payment.orderId);
-    return order && { payment, order };
+    if (!order || !this.processors[order.mode]) return undefined;
+    if (payment.stage === 'authentication' && this.authenticationDue(payment, this.clock.now())) {
+      await this.expireAuthentication(order, payment);
+      return { payment: (await payments.findPaymentByReference(this.storage, paymentReference)) ?? payment, order };
+    }
+    return { payment, order };
+  }
+
+  /** True when the attempt ended because the customer did not authenticate in time. */
+  authenticationExpired(payment: Payment): boolean {
+    return payment.statusId === 4 && payment.responseMessage === AUTHENTICATION_EXPIRED;
   }
 
   /**
-   * The customer's answer on the hosted authentication page. A wrong code leaves attempts; the third wrong code,
-   * or "fail", ends the payment. Replays of a finished authentication change nothing.
+   * The customer's answer on the hosted authentication page. Each wrong code is counted atomically; the one that
+   * uses up the last try, or "fail", declines the payment, and exactly one request takes the answer, so no
+   * concurrency lets more tries through. Replays of a finished authentication change nothing.
    */
   async authenticate(
     paymentReference: string,
@@ -292,24 +326,33 @@ export class PaymentService {
     const found = await this.findForAuthentication(paymentReference);
     if (!found) throw notFound('No payment awaits authentication under this reference.');
     const { payment, order } = found;
-    if (payment.stage !== 'authentication' || !payment.authSession) return { kind: 'finished', payment, order };
+    const finished = async () => ({ kind: 'finished' as const, payment: (await payments.findPaymentByReference(this.storage, paymentReference)) ?? payment, order });
+    if (payment.stage !== 'authentication' || !payment.authSession) return finished();
+    const session = payment.authSession;
+
     let passed = answer.action === 'approve';
+    let taken: Payment | undefined;
     if (passed && answer.code.trim() !== this.oneTimeCode(paymentReference)) {
-      const attempts = payment.authAttempts + 1;
-      if (attempts < MAX_AUTH_ATTEMPTS) {
-        const updated = await payments.transitionPayment(this.storage, payment.id, 'await-authentication', { authAttempts: attempts }, { stage: 'authentication', now: this.clock.now() });
-        return { kind: 'retry', attemptsLeft: MAX_AUTH_ATTEMPTS - attempts, payment: updated ?? payment, order };
+      const counted = await payments.recordWrongCode(this.storage, payment.id, MAX_AUTH_ATTEMPTS, this.clock.now());
+      if (!counted) return finished();
+      if (counted.stage === 'authentication') {
+        return { kind: 'retry', attemptsLeft: MAX_AUTH_ATTEMPTS - counted.authAttempts, payment: counted, order };
       }
       passed = false;
+      taken = counted;
+    } else {
+      taken = await payments.takeAuthenticationAnswer(this.storage, payment.id, MAX_AUTH_ATTEMPTS, this.clock.now());
+      if (!taken) return finished();
     }
+
     let outcome: SettledOutcome;
     try {
-      outcome = await this.processor.completeAuthentication(payment.authSession, passed);
+      outcome = await this.processorFor(order.mode).completeAuthentication(session, passed);
     } catch {
       outcome = { kind: 'declined', code: '91' };
     }
-    await orders.insertEvent(this.storage, order.id, 'authentication-finished', 'system', { paymentReference, passed });
-    const settled = await this.settle(order, payment, outcome, 'authentication');
+    await orders.insertEvent(this.storage, order.id, 'authentication-finished', 'system', { paymentReference, passed }, this.clock.now());
+    const settled = await this.settle(order, taken, outcome, 'processing');
     return { kind: 'finished', payment: settled, order };
   }
 
@@ -333,7 +376,7 @@ export class PaymentService {
       throw notFound(`No transfer account ${accountNumber} exists for this merchant.`);
     }
     const amountMinor = amountInMinorUnits(amount, order.currency, 'amount');
-    await this.expireDueTransfer(order);
+    await this.expireDueAttempts(order);
     const now = this.clock.now();
     const payment = await this.storage.transaction(async (tx) => {
       await orders.lockOrder(tx, order.id);
@@ -384,29 +427,74 @@ export class PaymentService {
     };
   }
 
-  /** Expires this order's transfer account if its time is up; true when something changed. */
-  async expireDueTransfer(order: Order): Promise<boolean> {
+  /**
+   * Resolves this order's attempts whose time is up (transfer account expired, 3-D Secure abandoned, processing
+   * interrupted), so a read never lags the timed work; true when something changed.
+   */
+  async expireDueAttempts(order: Order): Promise<boolean> {
     const now = this.clock.now();
     let changed = false;
     for (const open of await payments.listOpenPayments(this.storage, order.id)) {
       if (open.stage === 'transfer' && open.transferExpiresAt && open.transferExpiresAt <= now) {
         changed = (await this.expire(order, open)) || changed;
+      } else if (open.stage === 'authentication' && this.authenticationDue(open, now)) {
+        changed = (await this.expireAuthentication(order, open)) || changed;
+      } else if (open.stage === 'processing' && open.updatedAt.getTime() + PROCESSING_TIMEOUT_MS <= now.getTime()) {
+        changed = (await this.resolveInterrupted(order, open)) || changed;
       }
     }
     return changed;
   }
 
-  /** The timed sweep: every transfer account past its expiry, in batches; catches up after a restart. */
+  /** The timed work, every kind in turn; runs periodically and once at start, so it catches up after a restart. */
+  async runTimedWork(): Promise<{ transfers: number; authentications: number; interrupted: number }> {
+    return {
+      transfers: await this.expireTransferAccounts(),
+      authentications: await this.expireAbandonedAuthentications(),
+      interrupted: await this.resolveInterruptedAttempts(),
+    };
+  }
+
+  /** Every transfer account past its expiry, in batches. */
   async expireTransferAccounts(): Promise<number> {
-    let expired = 0;
+    return this.sweep((limit) => payments.listExpiredTransfers(this.storage, this.clock.now(), limit), (order, payment) => this.expire(order, payment));
+  }
+
+  /** Every 3-D Secure attempt initiated more than AUTHENTICATION_EXPIRY_MS ago and still unanswered. */
+  async expireAbandonedAuthentications(): Promise<number> {
+    return this.sweep(
+      (limit) => payments.listExpiredAuthentications(this.storage, new Date(this.clock.now().getTime() - AUTHENTICATION_EXPIRY_MS), limit),
+      (order, payment) => this.expireAuthentication(order, payment),
+    );
+  }
+
+  /** Every attempt left in `processing` for longer than PROCESSING_TIMEOUT_MS. */
+  async resolveInterruptedAttempts(): Promise<number> {
+    return this.sweep(
+      (limit) => payments.listStuckProcessing(this.storage, new Date(this.clock.now().getTime() - PROCESSING_TIMEOUT_MS), limit),
+      (order, payment) => this.resolveInterrupted(order, payment),
+    );
+  }
+
+  private async sweep(listDue: (limit: number) => Promise<Payment[]>, resolve: (order: Order, payment: Payment) => Promise<boolean>): Promise<number> {
+    let resolved = 0;
     for (;;) {
-      const due = await payments.listExpiredTransfers(this.storage, this.clock.now(), 100);
-      if (due.length === 0) return expired;
+      const due = await listDue(100);
+      let progressed = false;
       for (const payment of due) {
         const order = await orders.findOrderById(this.storage, payment.orderId);
-        if (order && (await this.expire(order, payment))) expired += 1;
+        if (order && (await resolve(order, payment))) {
+          resolved += 1;
+          progressed = true;
+        }
       }
+      // A batch in which nothing could be resolved would come back forever: stop and try again next time.
+      if (due.length === 0 || !progressed) return resolved;
     }
+  }
+
+  private authenticationDue(payment: Payment, now: Date): boolean {
+    return payment.createdAt.getTime() + AUTHENTICATION_EXPIRY_MS <= now.getTime();
   }
 
   private async expire(order: Order, payment: Payment): Promise<boolean> {
@@ -421,9 +509,54 @@ export class PaymentService {
         { stage: 'transfer', now },
       );
       if (!expired) return false;
-      await orders.transitionOrder(tx, order.id, 'attempt-failed');
-      await orders.insertEvent(tx, order.id, 'transfer-account-expired', 'system', { paymentReference: payment.reference });
+      await orders.transitionOrder(tx, order.id, 'attempt-failed', now);
+      await orders.insertEvent(tx, order.id, 'transfer-account-expired', 'system', { paymentReference: payment.reference }, now);
       return true;
     });
+  }
+
+  /** A 3-D Secure attempt the customer never finished: declined 05, so the order may be paid again. */
+  private async expireAuthentication(order: Order, payment: Payment): Promise<boolean> {
+    const now = this.clock.now();
+    const minutes = AUTHENTICATION_EXPIRY_MS / 60_000;
+    return this.storage.transaction(async (tx) => {
+      const expired = await payments.transitionPayment(
+        tx,
+        payment.id,
+        'expire',
+        { stage: 'done', responseCode: '05', responseMessage: AUTHENTICATION_EXPIRED, remarks: `Authentication expired: the customer did not authenticate within ${minutes} minutes` },
+        { stage: 'authentication', now },
+      );
+      if (!expired) return false;
+      await orders.transitionOrder(tx, order.id, 'attempt-failed', now);
+      await orders.insertEvent(tx, order.id, 'authentication-expired', 'system', { paymentReference: payment.reference }, now);
+      return true;
+    });
+  }
+
+  /**
+   * An attempt interrupted between the processor and the database (a crash, a lost connection). The processor's
+   * own record decides: approved or declined as it says; with no record (never reached it, or forgotten), the
+   * attempt fails with 91 so the customer may try again.
+   */
+  private async resolveInterrupted(order: Order, payment: Payment): Promise<boolean> {
+    let outcome: SettledOutcome | undefined;
+    try {
+      outcome = await this.processors[order.mode]?.findOutcome(payment.reference);
+    } catch {
+      outcome = undefined;
+    }
+    const remarks = outcome
+      ? 'Interrupted while processing; completed from the processor\'s record'
+      : 'Interrupted while processing and unknown to the processor; failed so the customer may try again';
+    const settleAs = (verdict: SettledOutcome, note: string) =>
+      this.storage.transaction((tx) => this.settleWithin(tx, order, payment, verdict, 'processing', { remarks: note }));
+    try {
+      return (await settleAs(outcome ?? { kind: 'declined', code: '91' }, remarks)) !== undefined;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '23505') throw error;
+      // Approved by the processor after another attempt paid the order: recorded as not taken, for refund.
+      return (await settleAs({ kind: 'declined', code: '12' }, 'Approved by the processor after the order was paid by another attempt; recorded for refund')) !== undefined;
+    }
   }
 }

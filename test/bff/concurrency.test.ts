@@ -36,20 +36,38 @@ describe.each(drivers)('an order is paid at most once on %s', (driver) => {
     expect((await client.verify(reference)).json().data.statusId).toBe(5);
   });
 
-  it('50 concurrent 3-D Secure payments, all authenticated at once, end with exactly one successful payment', async () => {
+  it('50 concurrent 3-D Secure payments, all authenticated at once, end with exactly one successful payment: the latest attempt', async () => {
     const reference = await client.newOrder();
     const started = await Promise.all(Array.from({ length: 50 }, () => client.payByCard(reference, '4242424242424242').then((response) => response.json())));
+    // Each call either started an attempt (superseding any left waiting) or met one being processed.
+    for (const body of started) expect(['02', 'CON409']).toContain(body.statusCode);
     const redirects = started.filter((body) => body.statusCode === '02').map((body) => body.data.paymentDetail.redirectUrl as string);
     expect(redirects.length).toBeGreaterThanOrEqual(1);
+    const before = (await client.verify(reference)).json().data.orderPayments as { orderPaymentReference: string; statusId: number; orderPaymentResponseCode: string }[];
+    expect(before).toHaveLength(redirects.length);
+    expect(before.slice(0, -1).every((payment) => payment.statusId === 4 && payment.orderPaymentResponseCode === '12')).toBe(true);
+    expect(before.at(-1)).toMatchObject({ statusId: 2, orderPaymentResponseCode: '02' });
+    const latest = before.at(-1)!.orderPaymentReference;
+
     // Every customer answers correctly at once, superseded attempts included.
-    await Promise.all(
-      redirects.map((url) => {
+    const answers = await Promise.all(
+      redirects.map(async (url) => {
         const path = new URL(url).pathname;
-        const code = app.payments.oneTimeCode(path.split('/').pop()!);
-        return app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `action=approve&code=${code}` });
+        const paymentReference = path.split('/').pop()!;
+        const code = app.payments.oneTimeCode(paymentReference);
+        const response = await app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `action=approve&code=${code}` });
+        return { paymentReference, status: response.statusCode, location: response.headers.location };
       }),
     );
+    for (const answer of answers) {
+      expect(answer.status).toBe(303);
+      const outcome = answer.paymentReference === latest ? 'successful' : 'failed';
+      expect(answer.location).toBe(`https://merchant.test/return?reference=${reference}&status=${outcome}`);
+    }
     expect(await successfulPayments(app, reference)).toBe(1);
+    const after = (await client.verify(reference)).json().data;
+    expect(after).toMatchObject({ statusId: 5, paymentReference: latest });
+    expect(after.orderPayments.filter((payment: { statusId: number }) => payment.statusId === 5)).toHaveLength(1);
   });
 });
 

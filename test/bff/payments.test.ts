@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { drivers, useTestApp } from '../support/app.ts';
-import { CheckoutClient } from '../support/checkout.ts';
+import { card, CheckoutClient, newReference, orderPayload } from '../support/checkout.ts';
+import { encryptJwe } from '../support/encrypt.ts';
 import { createMerchant } from '../support/merchant.ts';
 import { payOrderResponseSchema, orderStatusResponseSchema } from '../../shared/payments.ts';
 import { TEST_CARDS } from '../../bff/processor/sandbox.ts';
@@ -119,6 +120,49 @@ describe.each(drivers)('card payments on %s', (driver) => {
     expect(luhn).toMatchObject({ status: 'failed', statusCode: '14', message: 'Invalid card number' });
     const expired = (await client.payByCard(await client.newOrder(), '5555555555554444', { expirymonth: 1, expiryyear: 2020 })).json();
     expect(expired).toMatchObject({ status: 'failed', statusCode: '54', message: 'Expired card' });
+  });
+
+  it.each([139, 9999, '139', 1999, 2100, -1])('refuses the implausible expiry year %s with VAL400 naming the field', async (year) => {
+    const reference = await client.newOrder();
+    const response = await client.payByCard(reference, '5555555555554444', { expiryyear: year });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The card.expiryyear field must be a two- or four-digit year (39 or 2039).' });
+    expect((await client.verify(reference)).json().data.orderPayments).toEqual([]);
+  });
+
+  it('refuses an expiry more than 20 years ahead with VAL400, and still declines a past one with 54', async () => {
+    const year = new Date().getUTCFullYear() + 21;
+    const far = await client.payByCard(await client.newOrder(), '5555555555554444', { expiryyear: year });
+    expect(far.json()).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The card.expiryyear field must be at most 20 years ahead.' });
+    const past = await client.payByCard(await client.newOrder(), '5555555555554444', { expirymonth: 12, expiryyear: 24 });
+    expect(past.json()).toMatchObject({ status: 'failed', statusCode: '54' });
+  });
+
+  it('quotes the fee and logs an event from legacy RSA payloads', async () => {
+    const quote = await legacy.fee({ amount: 100, currency: 'USD', paymentoption: 'C' });
+    expect(quote.statusCode).toBe(200);
+    expect(quote.json()).toMatchObject({
+      status: 'success',
+      statusCode: '00',
+      message: 'Operation successful',
+      data: { fee: 6, amount: 100, subsidiaryFee: 0, customerFee: 6, totalChargedAmount: 106, paymentOption: 'C' },
+    });
+    const reference = await legacy.newOrder();
+    const tracked = await legacy.track({ eventname: 'checkout-opened', orderreference: reference });
+    expect(tracked.statusCode).toBe(200);
+    expect(tracked.json()).toEqual({ status: 'success', statusCode: '00', message: 'Event logged successfully', data: null });
+  });
+
+  it('creates, pays and reads an order with RSA-OAEP-256 JWE payloads', async () => {
+    const reference = newReference();
+    const post = async (url: string, plain: unknown) =>
+      app.inject({ method: 'POST', url, headers: { 'api-key': client.keys.publishableKey }, payload: { data: await encryptJwe(app, client.keys.publishableKey, plain, 'RSA-OAEP-256') } });
+    const created = await post('/checkout/order/create', orderPayload(reference));
+    expect(created.json()).toMatchObject({ status: 'success', statusCode: '01', data: { order: { reference, statusId: 1 } } });
+    const paid = await post('/checkout/order/pay', { reference, paymentoption: 'C', card: card('5555555555554444') });
+    expect(paid.json()).toMatchObject({ status: 'success', statusCode: '00' });
+    const status = await post('/checkout/order/status', { reference });
+    expect(status.json()).toMatchObject({ status_code: '00', is_final_status: true, data: { order_reference: reference, payment_status: 5 } });
   });
 
   it('accepts payload variants: aliases, spaced card numbers, four-digit years, BT codes', async () => {

@@ -102,6 +102,17 @@ describe.each(drivers)('bank transfer on %s', (driver) => {
     expect(bad.json()).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The accountNumber field must be a 10-digit account number.' });
   });
 
+  it('opens a transfer account and completes it from legacy RSA payloads', async () => {
+    const legacy = new CheckoutClient(app, client.keys, 'legacy');
+    const reference = await legacy.newOrder();
+    const body = payOrderResponseSchema.parse((await legacy.payByTransfer(reference)).json());
+    expect(body).toMatchObject({ status: 'success', statusCode: '02', data: { orderPayment: { statusId: 2 } } });
+    const account = body.data.bankTransferDetails!.bankAccount;
+    expect(isValidNuban(SANDBOX_BANK.code, account)).toBe(true);
+    expect((await legacy.transfer(account, 5000)).json()).toMatchObject({ statusCode: '00', data: { paymentStatusId: 5 } });
+    expect((await legacy.status(reference)).json()).toMatchObject({ is_final_status: true, data: { payment_status: 5, payment_type: expect.any(String) } });
+  });
+
   it('offers bank transfer for NGN orders only', async () => {
     const reference = await client.newOrder({ order: { currency: 'USD', amount: 100 } });
     const response = await client.payByTransfer(reference);

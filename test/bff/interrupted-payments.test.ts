@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { cleanPlace, drivers, ManualClock, newPlace, startApp } from '../support/app.ts';
+import { CheckoutClient } from '../support/checkout.ts';
+import { createMerchant } from '../support/merchant.ts';
+
+const MINUTE = 60_000;
+
+/**
+ * A database failure between the processor's answer and its recording leaves the attempt in `processing`. The
+ * failure is real: a trigger refuses every update that would finish a payment, as a lost connection would.
+ */
+async function breakSettlement(app: FastifyInstance): Promise<void> {
+  await app.storage.exec(`
+    CREATE FUNCTION refuse_settlement() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'simulated database failure'; END $$;
+    CREATE TRIGGER refuse_settlement BEFORE UPDATE ON order_payments FOR EACH ROW WHEN (NEW.stage = 'done')
+      EXECUTE FUNCTION refuse_settlement();`);
+}
+
+async function repairSettlement(app: FastifyInstance): Promise<void> {
+  await app.storage.exec('DROP TRIGGER refuse_settlement ON order_payments; DROP FUNCTION refuse_settlement();');
+}
+
+describe.each(drivers)('card attempts interrupted while processing on %s', (driver) => {
+  it('blocks new attempts for two minutes, then completes the attempt from the processor’s record', async () => {
+    const place = newPlace(driver);
+    const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
+    const app = await startApp(place, {}, clock);
+    try {
+      const client = new CheckoutClient(app, await createMerchant(app));
+      const reference = await client.newOrder();
+      await breakSettlement(app);
+      const failed = await client.payByCard(reference, '5555555555554444');
+      expect(failed.statusCode).toBe(500);
+      await repairSettlement(app);
+
+      expect((await client.status(reference)).json()).toMatchObject({ is_final_status: false, data: { payment_status: 2 } });
+      const blocked = await client.payByCard(reference, '5555555555554444');
+      expect(blocked.json()).toEqual({ status: 'failed', statusCode: 'CON409', message: 'A payment for this order is already being processed.' });
+
+      clock.advance(2 * MINUTE);
+      expect(await app.payments.runTimedWork()).toMatchObject({ interrupted: 1 });
+      const status = (await client.status(reference)).json();
+      expect(status).toMatchObject({ is_final_status: true, data: { payment_status: 5, payment_response_code: '00' } });
+      expect((await client.verify(reference)).json().data).toMatchObject({ statusId: 5, status: 'Successful' });
+    } finally {
+      await app.close();
+      await cleanPlace(place);
+    }
+  });
+
+  it('fails an attempt the processor does not know with 91 after a restart, and the customer pays again', async () => {
+    const place = newPlace(driver);
+    const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
+    const first = await startApp(place, {}, clock);
+    const client = new CheckoutClient(first, await createMerchant(first));
+    const reference = await client.newOrder();
+    await breakSettlement(first);
+    expect((await client.payByCard(reference, '5555555555554444')).statusCode).toBe(500);
+    await repairSettlement(first);
+    await first.close();
+
+    clock.advance(3 * MINUTE);
+    const second = await startApp(place, {}, clock);
+    try {
+      const again = new CheckoutClient(second, client.keys);
+      // The start-up run of the timed work resolved it before anyone asked.
+      const rows = await second.storage.query<{ status_id: number; response_code: string; stage: string }>(
+        `SELECT p.status_id, p.response_code, p.stage FROM order_payments p JOIN orders o ON o.id = p.order_id WHERE o.reference = $1`,
+        [reference],
+      );
+      expect(rows).toEqual([{ status_id: 4, response_code: '91', stage: 'done' }]);
+      expect((await again.status(reference)).json()).toMatchObject({ is_final_status: true, requery_needed: true, data: { payment_status: 4, payment_response_code: '91' } });
+      expect((await again.payByCard(reference, '5555555555554444')).json()).toMatchObject({ status: 'success', statusCode: '00' });
+    } finally {
+      await second.close();
+      await cleanPlace(place);
+    }
+  });
+
+  it('resolves an interrupted attempt when the order is read after the bound, before any sweep', async () => {
+    const place = newPlace(driver);
+    const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
+    const app = await startApp(place, {}, clock);
+    try {
+      const client = new CheckoutClient(app, await createMerchant(app));
+      const reference = await client.newOrder();
+      await breakSettlement(app);
+      expect((await client.payByCard(reference, '4000000000009995')).statusCode).toBe(500);
+      await repairSettlement(app);
+      clock.advance(2 * MINUTE);
+      expect((await client.status(reference)).json()).toMatchObject({ is_final_status: true, data: { payment_status: 4, payment_response_code: '51' } });
+    } finally {
+      await app.close();
+      await cleanPlace(place);
+    }
+  });
+});
