@@ -78,6 +78,9 @@ export function serverOptions(config: Pick<Config, 'logLevel'>, logStream?: Node
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     bodyLimit: 64 * 1024,
+    // A `__proto__` or `constructor.prototype` key is dropped like any unknown key, rather than failing the parse.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
     // Opening the embedded database and applying migrations can take a while on a small, busy machine.
     pluginTimeout: 60_000,
     // Frame session tokens carry the embedding page's origin in the path.

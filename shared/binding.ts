@@ -74,10 +74,13 @@ export function bindKeys(value: unknown, schema: z.ZodType): unknown {
   const map = keyMap(shape, shaped);
   const bound: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    // `__proto__` can name no field, and assigning it would swap the object's prototype: it is dropped.
+    if (key === '__proto__') continue;
     const canonical = map.get(key.toLowerCase()) ?? key;
     // A canonical spelling wins over an alias when a client sends both.
-    if (canonical in bound && canonical !== key) continue;
-    const field = shape[canonical];
+    if (Object.hasOwn(bound, canonical) && canonical !== key) continue;
+    // Own properties only: `constructor` or `toString` in a payload must not find Object.prototype's members.
+    const field = Object.hasOwn(shape, canonical) ? shape[canonical] : undefined;
     bound[canonical] = field ? bindKeys(item, field) : item;
   }
   return bound;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { aliased } from './binding.ts';
-import { requiredText } from './fields.ts';
+import { hasControlCharacters, requiredText } from './fields.ts';
 
 /** protocol.md 4.7: the widget reports its own steps; any extra members are kept on the timeline entry. */
 export const WIDGET_EVENTS = [
@@ -19,6 +19,19 @@ export const trackEventPlainSchema = z
     orderreference: aliased(requiredText(64), 'orderReference', 'reference'),
   })
   .catchall(z.unknown())
+  // Extra members are stored on the timeline entry, and stored text cannot hold control characters.
+  .superRefine((event, context) => {
+    for (const [key, value] of Object.entries(event)) {
+      if (/[\u0000-\u001f]/.test(key)) {
+        context.addIssue({ code: 'custom', path: [], message: 'a member name contains control characters', input: event });
+        return;
+      }
+      if (typeof value === 'string' && hasControlCharacters(value)) {
+        context.addIssue({ code: 'custom', path: [key], message: 'must not contain control characters', input: value });
+        return;
+      }
+    }
+  })
   .meta({ id: 'TrackEventPlain' });
 export type TrackEventPlain = z.infer<typeof trackEventPlainSchema>;
 

@@ -3,12 +3,25 @@ import { isCurrencyCode } from './money.ts';
 
 /** Field building blocks shared by every request schema. Reasons are phrased to follow `The X field ...`. */
 
+/**
+ * C0 control characters have no place in a name or a reference, and NUL cannot even be stored (PostgreSQL text
+ * refuses it). Free text (descriptions) may keep tab and line breaks.
+ */
+const NO_CONTROLS = /^[^\u0000-\u001f]*$/;
+const NO_CONTROLS_BUT_LINES = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f]*$/;
+const CONTROLS_MESSAGE = { message: 'must not contain control characters' };
+type TextOptions = { multiline?: boolean };
+
+/** True when a text holds a C0 control character other than tab and line breaks (what any stored text refuses). */
+export const hasControlCharacters = (text: string): boolean => !NO_CONTROLS_BUT_LINES.test(text);
+
 /** A required text field: blank or whitespace-only counts as missing, the way the gateway's form binder treats it. */
-export const requiredText = (max: number) => z.string().trim().min(1).max(max);
+export const requiredText = (max: number, { multiline = false }: TextOptions = {}) =>
+  z.string().trim().min(1).max(max).regex(multiline ? NO_CONTROLS_BUT_LINES : NO_CONTROLS, CONTROLS_MESSAGE);
 
 /** An optional text field where the clients send `""` or `null` for "not given". */
-export const optionalText = (max: number) =>
-  z.preprocess(blankToUndefined, z.string().trim().max(max).optional());
+export const optionalText = (max: number, { multiline = false }: TextOptions = {}) =>
+  z.preprocess(blankToUndefined, z.string().trim().max(max).regex(multiline ? NO_CONTROLS_BUT_LINES : NO_CONTROLS, CONTROLS_MESSAGE).optional());
 
 export function blankToUndefined(value: unknown): unknown {
   return value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
@@ -25,6 +38,7 @@ export const httpUrl = z
   .string()
   .trim()
   .max(2048)
+  .regex(NO_CONTROLS, CONTROLS_MESSAGE)
   .refine(
     (text) => {
       try {
@@ -43,8 +57,25 @@ export const positiveAmount = z.preprocess(
   z.number({ message: 'must be a number' }).positive({ message: 'must be greater than 0' }).max(1e12, { message: 'is too large' }),
 );
 
-/** A whole number given as a JSON number or a digit string. */
+/** The range of a PostgreSQL `integer` column: a larger id or count would overflow it. */
+export const INT4_MAX = 2_147_483_647;
+
+/** A whole number given as a JSON number or a digit string, within the range an `integer` column holds. */
 export const wholeNumber = z.preprocess(
   (value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
-  z.number({ message: 'must be a whole number' }).int({ message: 'must be a whole number' }),
+  z
+    .number({ message: 'must be a whole number' })
+    .int({ message: 'must be a whole number' })
+    .min(-INT4_MAX - 1, { message: 'is too small' })
+    .max(INT4_MAX, { message: `must be at most ${INT4_MAX}` }),
+);
+
+/** A row id: a positive whole number that fits an `integer` column. */
+export const positiveId = z.preprocess(
+  (value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+  z
+    .number({ message: 'must be a whole number' })
+    .int({ message: 'must be a whole number' })
+    .min(1, { message: 'must be at least 1' })
+    .max(INT4_MAX, { message: `must be at most ${INT4_MAX}` }),
 );

@@ -18,7 +18,7 @@ const upper = (value: unknown) => (typeof value === 'string' ? value.trim().toUp
 export const createLinkRequestSchema = z
   .object({
     Name: requiredText(200),
-    Description: requiredText(2000),
+    Description: requiredText(2000, { multiline: true }),
     PaymentType: z.preprocess(upper, z.enum(['SC', 'MC', 'SUB'])),
     Currency: currencyCode,
     AuthOption: z.preprocess(upper, z.enum(AUTH_OPTIONS)),

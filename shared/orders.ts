@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { aliased } from './binding.ts';
 import { successEnvelope } from './envelope.ts';
-import { currencyCode, httpUrl, blankToUndefined, optionalText, positiveAmount, requiredText, wholeNumber } from './fields.ts';
+import { currencyCode, httpUrl, blankToUndefined, optionalText, positiveAmount, positiveId, requiredText, wholeNumber } from './fields.ts';
+import { metadataSchema } from './metadata.ts';
 import { subsidiarySchema } from './links.ts';
 
 /** protocol.md 4.2: create order. The plain payload travels encrypted in `data`. */
@@ -31,19 +32,19 @@ export const createOrderPlainSchema = z
     order: z.object({
       amount: positiveAmount,
       reference: requiredText(64).regex(/^[A-Za-z0-9._~:-]+$/, { message: 'may contain only letters, digits and . _ ~ : -' }),
-      description: optionalText(500),
+      description: optionalText(500, { multiline: true }),
       currency: currencyCode,
       items: z.array(itemSchema).max(100).optional(),
     }),
     payment: z
       .object({
         RedirectUrl: aliased(z.preprocess(blankToUndefined, httpUrl.optional()), 'redirect_url', 'returnUrl'),
-        paymentlinkid: aliased(z.preprocess(blankToUndefined, wholeNumber.optional()), 'paymentLinkId'),
+        paymentlinkid: aliased(z.preprocess(blankToUndefined, positiveId.optional()), 'paymentLinkId'),
         frequencyId: z.preprocess(blankToUndefined, wholeNumber.pipe(z.number().min(1).max(11)).optional()),
         numberOfPayments: z.preprocess(blankToUndefined, wholeNumber.pipe(z.number().min(1).max(1000)).optional()),
       })
       .optional(),
-    paymentMeta: z.record(z.string(), z.unknown()).optional(),
+    paymentMeta: metadataSchema.optional(),
   })
   .meta({ id: 'CreateOrderPlain', description: 'The plain payload of create order, sent encrypted in `data`.' });
 export type CreateOrderPlain = z.infer<typeof createOrderPlainSchema>;

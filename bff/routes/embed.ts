@@ -4,7 +4,7 @@ import { errorEnvelopeSchema, successEnvelope } from '../../shared/envelope.ts';
 import { forbidden, invalid } from '../errors.ts';
 import { messagePage } from '../pages/authentication.ts';
 import { callerOf } from '../plugins/auth.ts';
-import { isOriginAllowed, normaliseOrigin } from '../security/origins.ts';
+import { isIpv6Origin, isOriginAllowed, normaliseOrigin } from '../security/origins.ts';
 
 /**
  * Embedding: the embed script asks for a frame session from the merchant's page (the browser says which
@@ -37,6 +37,13 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       const origin = request.headers.origin;
       if (!origin) throw invalid('The Origin header is required.');
       const parentOrigin = normaliseOrigin(origin);
+      if (parentOrigin && isIpv6Origin(parentOrigin)) {
+        const port = new URL(parentOrigin).port;
+        throw forbidden(
+          `The origin ${parentOrigin} cannot embed the checkout: a Content-Security-Policy cannot name an IPv6 address, so the browser would block the frame. ` +
+            `Open the page at ${new URL(parentOrigin).protocol}//localhost${port ? `:${port}` : ''} instead.`,
+        );
+      }
       if (!parentOrigin || !isOriginAllowed(parentOrigin, caller.merchant, caller.mode)) {
         throw forbidden(`The origin ${origin.slice(0, 200)} is not allowed to embed this merchant's checkout.`);
       }

@@ -3,6 +3,7 @@ import type { TrackEventPlain } from '../../shared/events.ts';
 import { toMajorUnits } from '../../shared/money.ts';
 import { PAYMENT_OPTIONS, type CreateOrderData, type CreateOrderPlain } from '../../shared/orders.ts';
 import { formatTimestamp } from '../../shared/timestamps.ts';
+import { scrubMetadata } from '../../shared/metadata.ts';
 import { randomAlphanumeric } from '../crypto/api-keys.ts';
 import { computeFee } from '../domain/fees.ts';
 import type { Caller } from '../domain/merchant.ts';
@@ -19,9 +20,6 @@ import { toSubsidiary } from './links.ts';
 import { presentCustomer, presentStatus, presentVerify, representativePayment } from './order-views.ts';
 import type { Clock } from './clock.ts';
 import type { PaymentService } from './payments.ts';
-
-/** Keys a client might use to smuggle card data into an event's details; they are never stored. */
-const SENSITIVE_KEY = /card|cvv|cvc|pan|pin|number|expir|secret|key|password/i;
 
 export class OrderService {
   constructor(
@@ -86,7 +84,8 @@ export class OrderService {
         numberOfPayments: plain.payment?.numberOfPayments ?? null,
         authOption,
         feeRules,
-        paymentMeta: plain.paymentMeta,
+        // Clients put card data in free-form fields; it never reaches storage.
+        paymentMeta: plain.paymentMeta === undefined ? undefined : scrubMetadata(plain.paymentMeta),
       }, now);
       if (id === undefined) return undefined;
       await orders.insertEvent(tx, id, 'order-created', 'system', null, now);
@@ -168,12 +167,13 @@ export class OrderService {
 
   async track(caller: Caller, event: TrackEventPlain): Promise<void> {
     const order = await this.findOwn(caller, event.orderreference);
-    const detail = Object.fromEntries(
-      Object.entries(event)
-        .filter(([key]) => key !== 'eventname' && key !== 'orderreference' && !SENSITIVE_KEY.test(key))
-        .slice(0, 20)
-        .map(([key, value]) => [key.slice(0, 64), typeof value === 'string' ? value.slice(0, 500) : typeof value === 'number' || typeof value === 'boolean' ? value : null]),
-    );
+    // Details are flat (texts, numbers, true/false) and scrubbed before texts are cut, so no card number survives in part.
+    const extras = Object.entries(event)
+      .filter(([key]) => key !== 'eventname' && key !== 'orderreference')
+      .slice(0, 20)
+      .map(([key, value]) => [key.slice(0, 64), typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : null]);
+    const scrubbed = scrubMetadata(Object.fromEntries(extras)) as Record<string, unknown>;
+    const detail = Object.fromEntries(Object.entries(scrubbed).map(([key, value]) => [key, typeof value === 'string' ? value.slice(0, 500) : value]));
     await orders.insertEvent(this.storage, order.id, event.eventname, 'client', Object.keys(detail).length > 0 ? detail : null, this.clock.now());
   }
 

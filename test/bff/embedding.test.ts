@@ -88,6 +88,23 @@ describe('embedding, security headers and hosted pages', () => {
     expect((await openSession('https://shop.acme.test', live!.publishableKey)).statusCode).toBe(200);
   });
 
+  it('accepts for test keys exactly the local origins a frame-ancestors policy can name, and says why [::1] is refused', async () => {
+    for (const origin of ['http://localhost:5173', 'https://localhost:8443', 'http://127.0.0.1:5173', 'https://127.0.0.1:8443', 'http://localhost']) {
+      expect((await openSession(origin)).statusCode, origin).toBe(200);
+    }
+    const ipv6 = await openSession('http://[::1]:5173');
+    expect(ipv6.statusCode).toBe(403);
+    expect(ipv6.json()).toMatchObject({ statusCode: 'AUTH403', message: expect.stringContaining('Open the page at http://localhost:5173 instead.') });
+
+    const client = new CheckoutClient(app, keys);
+    const pay = (await client.payByCard(await client.newOrder(), '4242424242424242')).json();
+    const bankPage = await app.inject({ method: 'GET', url: new URL(pay.data.paymentDetail.redirectUrl).pathname });
+    expect(csp(bankPage)['frame-ancestors'].split(' ')).toEqual(
+      expect.arrayContaining(['http://localhost:*', 'https://localhost:*', 'http://127.0.0.1:*', 'https://127.0.0.1:*']),
+    );
+    expect(csp(bankPage)['frame-ancestors']).not.toContain('[');
+  });
+
   it('refuses tampered, expired or no-longer-allowed frame sessions', async () => {
     const own = await app.merchants.create({ name: 'Short Lived', country: 'NG', supportEmail: 's@s.test', allowedOrigins: ['https://a.test'] });
     const url = (await openSession('https://a.test', own.publishableKey)).json().data.frameUrl as string;

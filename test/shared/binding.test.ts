@@ -29,4 +29,16 @@ describe('binding keys case-insensitively', () => {
     expect(bindKeys('text', schema)).toBe('text');
     expect(bindKeys(null, schema)).toBeNull();
   });
+
+  it('treats keys named like Object.prototype members as unknown keys, at any level', () => {
+    const payload = JSON.parse('{"reference":"r","toString":1,"constructor":{"a":1},"hasOwnProperty":2,"valueOf":3,"card":{"cardNumber":"4242","constructor":4}}');
+    expect(bindKeys(payload, schema)).toEqual({ reference: 'r', toString: 1, constructor: { a: 1 }, hasOwnProperty: 2, valueOf: 3, card: { cardnumber: '4242', constructor: 4 } });
+  });
+
+  it('drops a __proto__ key instead of letting it replace the bound object’s prototype', () => {
+    const bound = bindKeys(JSON.parse('{"reference":"r","__proto__":{"polluted":true}}'), schema) as Record<string, unknown>;
+    expect(bound).toEqual({ reference: 'r' });
+    expect(Object.getPrototypeOf(bound)).toBe(Object.prototype);
+    expect(bound.polluted).toBeUndefined();
+  });
 });

@@ -191,6 +191,12 @@ export class CheckoutWidgetElement extends HTMLElement {
           frame.iframe.style.height = `${height}px`;
         },
         onEscape: () => this.#closeDialog(),
+        onFailure: (error) => {
+          // Reported first, so the promise rejects rather than resolving as closed; then the empty frame goes.
+          this.#fail(error);
+          if (modal) this.#closeDialog();
+          else this.#stop();
+        },
       });
       this.#frame = frame;
       if (modal) this.#showDialog(frame.iframe);

@@ -1,9 +1,12 @@
+import { CheckoutEmbedError } from './frame-session.ts';
 import { asFrameMessage, PROTOCOL, type EventDetail, type ParentMessage, type Settings } from './protocol.ts';
 
 export interface FrameHandlers {
   onEvent(detail: EventDetail): void;
   onResize(height: number): void;
   onEscape(): void;
+  /** The frame never said it was ready (blocked by the browser, a refused session, a network failure). */
+  onFailure(error: CheckoutEmbedError): void;
 }
 
 /**
@@ -12,10 +15,14 @@ export interface FrameHandlers {
  * 3-D Secure page sends it back), so they never appear in a URL.
  */
 export class EmbeddedFrame {
+  /** How long the frame may take to say `ready` before the checkout is reported as not shown. */
+  static readyTimeoutMs = 15_000;
+
   readonly iframe: HTMLIFrameElement = document.createElement('iframe');
   readonly #origin: string;
   #settings: Settings;
   #ready = false;
+  #readyTimer: ReturnType<typeof setTimeout>;
 
   constructor(
     session: { frameUrl: string; frameOrigin: string },
@@ -30,6 +37,12 @@ export class EmbeddedFrame {
     // The transfer view's copy buttons write to the clipboard from inside the frame.
     this.iframe.allow = 'clipboard-write';
     window.addEventListener('message', this.#onMessage);
+    // A frame the browser refuses to show (frame-ancestors), or whose page is an error page, never says ready, and
+    // nothing else tells this page: without a deadline the customer would look at an empty box for ever.
+    const seconds = Math.round(EmbeddedFrame.readyTimeoutMs / 1000);
+    this.#readyTimer = setTimeout(() => {
+      handlers.onFailure(new CheckoutEmbedError('TIMEOUT', `The checkout did not start within ${seconds} seconds: its frame was blocked or could not load.`));
+    }, EmbeddedFrame.readyTimeoutMs);
   }
 
   update(settings: Settings): void {
@@ -38,6 +51,7 @@ export class EmbeddedFrame {
   }
 
   destroy(): void {
+    clearTimeout(this.#readyTimer);
     window.removeEventListener('message', this.#onMessage);
     this.iframe.remove();
   }
@@ -48,6 +62,7 @@ export class EmbeddedFrame {
     if (!message) return;
     switch (message.kind) {
       case 'ready':
+        clearTimeout(this.#readyTimer);
         this.#ready = true;
         this.#postSettings();
         return;

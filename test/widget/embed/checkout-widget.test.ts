@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import '../../../widget/embed/embed.ts';
 import { CheckoutCloseEvent, CheckoutErrorEvent, CheckoutSuccessEvent } from '../../../widget/events.ts';
 import type { CheckoutWidgetElement } from '../../../widget/embed/checkout-widget.ts';
+import { EmbeddedFrame } from '../../../widget/embed/embedded-frame.ts';
+import type { CheckoutEmbedError } from '../../../widget/embed/frame-session.ts';
 import { PROTOCOL } from '../../../widget/embed/protocol.ts';
 import { waitFor } from '../support/dom.ts';
 import { otherOrigin, RELAY_PATH, RelayLog } from '../support/relay.ts';
@@ -149,6 +151,49 @@ describe('<checkout-widget> and the embed script', () => {
     expect([errors[0]!.code, errors[0]!.message, errors[0]!.reference]).to.deep.equal(['AUTH403', message, 'ORD-8']);
     expect(widget.shadowRoot!.querySelector('iframe')).to.equal(null);
     expect(widget.shadowRoot!.querySelector('[role=alert]')!.textContent).to.equal('This checkout is not available on this site.');
+  });
+
+  describe('a frame that never says it is ready (blocked by the browser, an error page)', () => {
+    const patience = EmbeddedFrame.readyTimeoutMs;
+    beforeEach(() => (EmbeddedFrame.readyTimeoutMs = 400));
+    afterEach(() => (EmbeddedFrame.readyTimeoutMs = patience));
+
+    it('reports checkout:error and tells the customer, instead of showing an empty frame for ever', async () => {
+      restore = answerSessions(sessionOpened).restore;
+      const widget = document.createElement('checkout-widget');
+      const errors: CheckoutErrorEvent[] = [];
+      widget.addEventListener('checkout:error', (event) => errors.push(event));
+      widget.setAttribute('api-key', 'pk_test_embed');
+      widget.setAttribute('reference', 'ORD-11');
+      document.body.append(widget);
+      await waitFor(() => errors.length === 1);
+      expect([errors[0]!.code, errors[0]!.reference]).to.deep.equal(['TIMEOUT', 'ORD-11']);
+      expect(errors[0]!.message).to.contain('its frame was blocked or could not load');
+      expect(widget.shadowRoot!.querySelector('iframe')).to.equal(null);
+      expect(widget.shadowRoot!.querySelector('[role=alert]')!.textContent).to.equal('The checkout could not be loaded. Check your connection and reload the page.');
+    });
+
+    it('rejects Checkout.open and closes the modal', async () => {
+      restore = answerSessions(sessionOpened).restore;
+      const failure = await window.Checkout!.open({ apiKey: 'pk_test_embed', reference: 'ORD-12', amount: 1000 }).then(
+        () => undefined,
+        (error: CheckoutEmbedError) => error,
+      );
+      expect([failure?.name, failure?.code]).to.deep.equal(['CheckoutEmbedError', 'TIMEOUT']);
+      expect(document.querySelector('checkout-widget')).to.equal(null);
+    });
+
+    it('does not fail a frame that said it was ready', async () => {
+      EmbeddedFrame.readyTimeoutMs = 1500;
+      restore = answerSessions(sessionOpened).restore;
+      const { widget, frame } = await inlineWidget(log);
+      const errors: CheckoutErrorEvent[] = [];
+      widget.addEventListener('checkout:error', (event) => errors.push(event));
+      await log.post(frame.contentWindow!, { protocol: PROTOCOL, kind: 'ready' });
+      await new Promise((resolve) => setTimeout(resolve, 1700));
+      expect(errors).to.deep.equal([]);
+      expect(widget.shadowRoot!.querySelector('iframe')).to.equal(frame);
+    });
   });
 
   it('Checkout.open shows a modal, resolves when the order is paid, and closes on Escape from the frame with focus back on the opener', async () => {
