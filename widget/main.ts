@@ -8,6 +8,8 @@ import { preparePaymentLink } from './hosting/payment-link.ts';
  * payment-link page (`payment-link-id`), the page makes the order reference and sends the customer on after paying.
  */
 const checkout = document.querySelector('ck-checkout');
+// This page is the checkout's own: its language and title follow the checkout's locale.
+if (checkout) checkout.ownsDocument = true;
 const block = document.getElementById('checkout-config');
 if (checkout && block?.textContent) {
   let config: Record<string, unknown> = {};

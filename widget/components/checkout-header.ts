@@ -53,7 +53,8 @@ export class CkCheckoutHeader extends CheckoutElement {
       .slice(0, 2)
       .map((word) => word[0]!.toUpperCase())
       .join('');
-    return html`<span class="logo monogram" part="logo" aria-hidden="true">${initials || '·'}</span>`;
+    // Before the merchant is known (loading, an error) there is no logo to show, not a placeholder.
+    return initials ? html`<span class="logo monogram" part="logo" aria-hidden="true">${initials}</span>` : nothing;
   }
 
   /** The merchant's logo, from the customization records of the create-order answer (https or same origin). */

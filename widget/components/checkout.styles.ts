@@ -118,4 +118,9 @@ export const checkoutStyles = css`
       padding-inline: 1rem;
     }
   }
+  .note {
+    margin: 0;
+    color: var(--_muted);
+    font-size: 0.875rem;
+  }
 `;

@@ -69,6 +69,12 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
   /** Framed by a merchant's page: the settings arrive from it by postMessage, so wait for them. */
   @property({ type: Boolean }) embedded = false;
 
+  /**
+   * The checkout is the page (the checkout app page sets this): once the locale is known it sets the document's
+   * `lang` and a title in that language. Left false when the element sits in someone else's page.
+   */
+  ownsDocument = false;
+
   /** How the checkout leaves for the hosted authentication page; replaceable by an embedder (popup) or a test. */
   redirect: (url: string) => void = (url) => window.location.assign(url);
   /** Status polling timing. */
@@ -87,6 +93,10 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
       const localizer = await Localizer.load(locale);
       this.localizer = localizer;
       this.provided = localizer;
+      if (this.ownsDocument) {
+        document.documentElement.lang = locale.toLowerCase().startsWith(localizer.language) ? locale : localizer.language;
+        document.title = localizer.t('checkout');
+      }
       return localizer;
     },
   });
@@ -158,17 +168,34 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
     switch (flow.view) {
       case 'loading':
         return html`<ck-status-panel tone="progress" heading=${this.t('loading')} role="status"></ck-status-panel>`;
-      case 'options':
+      case 'options': {
+        // Continue needs the quote: the amount charged, fee included, is known before anything is paid.
+        const waitingForQuote = flow.option !== '' && !flow.quote;
         return html`
+          ${flow.notice ? html`<p class="alert" role="alert">${this.t(flow.notice)}</p>` : nothing}
           <h2 class="view-title" tabindex="-1" data-focus>${this.t('summaryHeading')}</h2>
           <ck-order-summary></ck-order-summary>
-          <ck-payment-options .value=${flow.option} @ck-option-select=${(event: OptionSelectEvent) => flow.selectOption(event.code)}></ck-payment-options>
+          <ck-payment-options
+            exportparts="option"
+            .value=${flow.option}
+            @ck-option-select=${(event: OptionSelectEvent) => flow.selectOption(event.code)}
+          ></ck-payment-options>
           ${flow.option ? this.#feeDisplay(flow.option) : nothing}
           ${this.#transferError()}
-          <button type="button" class="primary" part="primary-button" ?disabled=${!flow.option || flow.transferTask.status === 1} @click=${() => flow.continue()}>
+          <button
+            type="button"
+            class="primary"
+            part="primary-button"
+            ?disabled=${!flow.option || flow.transferTask.status === 1}
+            aria-disabled=${waitingForQuote ? 'true' : 'false'}
+            aria-describedby=${waitingForQuote ? 'quote-needed' : nothing}
+            @click=${() => flow.continue()}
+          >
             ${flow.option === 'bank-transfer' ? this.t('getAccount') : flow.option === 'C' ? this.t('continueWithCard') : this.t('continue')}
           </button>
+          ${waitingForQuote ? html`<p class="note" id="quote-needed">${this.t('quoteNeeded')}</p>` : nothing}
         `;
+      }
       case 'card':
         return html`
           ${this.#changeMethodButton()}
@@ -176,18 +203,27 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
           ${this.#feeDisplay('C')}
           <ck-card-form
             exportparts="primary-button, input, field"
-            .quote=${flow.quotes['C']}
+            .quote=${flow.quote}
             @ck-payment-outcome=${(event: PaymentOutcomeEvent) => flow.cardOutcome(event.outcome)}
           ></ck-card-form>
         `;
       case 'authenticating':
+        if (flow.authStage === 'interrupted' && flow.authUrl) {
+          return html`<ck-status-panel tone="progress" heading=${this.t('authHeading')} data-focus>
+            <p>${this.t('authInterrupted')}</p>
+            <div class="actions">
+              <button type="button" class="primary" part="primary-button" @click=${() => flow.continueWithBank()}>${this.t('authContinue')}</button>
+              <button type="button" class="secondary" @click=${() => flow.chooseAnother()}>${this.t('useAnotherMethod')}</button>
+            </div>
+          </ck-status-panel>`;
+        }
         return html`<ck-status-panel tone="progress" heading=${this.t('authHeading')} data-focus>
           <p role="status">${flow.authUrl ? this.t('authBody') : this.t('authChecking')}</p>
           ${flow.authUrl ? html`<a class="button secondary" href=${flow.authUrl}>${this.t('authOpen')}</a>` : nothing}
         </ck-status-panel>`;
       case 'transfer':
         return html`
-          ${flow.waiting ? nothing : this.#changeMethodButton()}
+          ${flow.waiting && !flow.nothingReceived ? nothing : this.#changeMethodButton()}
           <h2 class="view-title" tabindex="-1" data-focus>${this.t('transferHeading')}</h2>
           <ck-transfer-details
             exportparts="primary-button"
@@ -247,7 +283,8 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
   }
 
   #feeDisplay(option: string) {
-    return html`<ck-fee-display .option=${option} @ck-fee-quoted=${(event: FeeQuotedEvent) => this.flow.quoted(event.quote)}></ck-fee-display>`;
+    // The quote already made for this method is passed on: the card view does not ask for it a second time.
+    return html`<ck-fee-display .option=${option} .quote=${this.flow.quotes[option]} @ck-fee-quoted=${(event: FeeQuotedEvent) => this.flow.quoted(event.quote)}></ck-fee-display>`;
   }
 
   #transferError() {

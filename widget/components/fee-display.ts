@@ -29,10 +29,15 @@ export class CkFeeDisplay extends CheckoutElement {
   /** The payment option code to quote (`C`, `bank-transfer`). */
   @property() option = '';
 
+  /** A quote the shell already has for this option and order: shown without asking the server again. */
+  @property({ attribute: false }) quote: FeeQuote | undefined;
+
   readonly quoteTask = new Task(this, {
     args: () => [this.api, this.order?.order.amount, this.order?.order.currency, this.option] as const,
     task: async ([api, amount, currency, option], { signal }): Promise<FeeQuote | undefined> => {
       if (!api || amount === undefined || !currency || !option) return undefined;
+      const known = this.quote;
+      if (known && known.paymentOption === option && known.amount === amount && known.currency === currency) return known;
       // With the reference the server quotes from the order's own fee rules: exactly what paying will charge.
       const quote = await api.quoteFee({ amount, currency, paymentoption: option, reference: this.order?.order.reference }, signal);
       this.dispatchEvent(new FeeQuotedEvent(quote));

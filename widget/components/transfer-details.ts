@@ -30,6 +30,8 @@ export class CkTransferDetails extends CheckoutElement {
   #timer: ReturnType<typeof setInterval> | undefined;
   #announced = new Set<number>();
   #expiredSent = false;
+  /** Set by "I have sent the money": once the wait shows, focus goes to it (the button that had focus is gone). */
+  #focusWaiting = false;
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -53,6 +55,10 @@ export class CkTransferDetails extends CheckoutElement {
 
   override updated(): void {
     this.setStates({ waiting: this.waiting, 'short-paid': this.#shortBy() > 0 });
+    if (this.#focusWaiting && this.waiting) {
+      this.#focusWaiting = false;
+      this.renderRoot.querySelector<HTMLElement>('.waiting')?.focus();
+    }
   }
 
   #remaining(): number {
@@ -113,7 +119,7 @@ export class CkTransferDetails extends CheckoutElement {
           <span class="until">${this.t('expiresAt', { time: this.localizer.time(parseTimestamp(details.expiresAt)) })}</span>
         </div>
         ${this.waiting
-          ? html`<p class="waiting" role="status"><span class="spinner" aria-hidden="true"></span>${this.t('waitingTransfer')}</p>`
+          ? html`<p class="waiting" role="status" tabindex="-1"><span class="spinner" aria-hidden="true"></span>${this.t('waitingTransfer')}</p>`
           : html`<button type="button" class="primary" part="primary-button" @click=${this.#onSent}>${this.t('sentMoney')}</button>`}
         <p class="live" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</p>
       </div>
@@ -136,6 +142,7 @@ export class CkTransferDetails extends CheckoutElement {
   }
 
   #onSent(): void {
+    this.#focusWaiting = true;
     this.dispatchEvent(new TransferSentEvent());
   }
 }

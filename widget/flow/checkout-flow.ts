@@ -1,7 +1,7 @@
 import { Task } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { CreateOrderPlain } from '../../shared/orders.ts';
-import { ApiError, CheckoutApi, type WidgetEventName } from '../api/client.ts';
+import type { CheckoutApi, WidgetEventName } from '../api/client.ts';
 import type { BankTransferDetails, CreateOrderData, FeeQuote, OrderStatusResponse } from '../api/wire.ts';
 import {
   CheckoutCloseEvent,
@@ -12,10 +12,10 @@ import {
   STATUS_NAMES,
   type CheckoutStatus,
 } from '../events.ts';
-import type { Localizer } from '../i18n/localizer.ts';
+import type { Localizer, MessageKey } from '../i18n/localizer.ts';
 import { backoffDelay, sleep, type BackoffOptions } from './backoff.ts';
 import { SUPPORTED_OPTIONS } from '../components/payment-options.ts';
-import { describeDecline, describeError, isRetryable } from './errors.ts';
+import { describeDecline, describeError, isApiError, isRetryable } from './errors.ts';
 import { outcomeOf, type PaymentOutcome } from './outcome.ts';
 import { loadSession, saveSession, type CheckoutSession } from './session.ts';
 import { EXPIRED_TRANSFER_CODE, meaningOf, type StatusMeaning } from './status.ts';
@@ -44,6 +44,12 @@ export interface CheckoutFlowHost extends ReactiveControllerHost, EventTarget {
 /** Query parameters the hosted 3-D Secure page adds when it sends the customer back (protocol.md 4.3). */
 const RETURN_PARAMETERS = ['reference', 'status'];
 
+/**
+ * The API client and its wire schemas (zod/mini) are a chunk of their own: nothing on the first screen needs them
+ * before the first request, so they load while the loading state is drawn, as jose does.
+ */
+export const loadApi = () => import('../api/client.ts');
+
 /** The card and transfer views are separate chunks, fetched while the customer reads the first screen. */
 export const loadCardForm = () => import('../components/card-form.ts');
 export const loadTransferDetails = () => import('../components/transfer-details.ts');
@@ -66,11 +72,19 @@ export class CheckoutFlow implements ReactiveController {
   error: unknown;
   paid: Paid | undefined;
   authUrl: string | undefined;
+  /**
+   * Where a card payment's 3-D Secure stands: `started` (leaving for the bank's page now), `interrupted` (this
+   * page reloaded while the bank's page was open: offer to go back to it), `checking` (back from the bank).
+   */
+  authStage: 'started' | 'interrupted' | 'checking' = 'checking';
+  /** A message for the options screen, such as a 3-D Secure the bank did not confirm; announced. */
+  notice: MessageKey | undefined;
   /** Set when a view change should move focus to the new view's heading (not on the first screen). */
   focusRequested = false;
 
   #reference = '';
   #readySent = false;
+  #returning = false;
 
   readonly startTask: Task<readonly unknown[], void>;
   readonly transferTask: Task<[], void>;
@@ -85,7 +99,7 @@ export class CheckoutFlow implements ReactiveController {
     this.transferTask = new Task(host, {
       autoRun: false,
       task: async (_args: [], { signal }) => {
-        if (!this.api) throw new ApiError('AUTH401', 'The checkout is not configured.');
+        if (!this.api) throw new (await loadApi()).ApiError('AUTH401', 'The checkout is not configured.');
         const answer = await this.api.pay({ reference: this.#reference, paymentoption: 'bank-transfer', country: this.#country() }, signal);
         this.#handleOutcome(outcomeOf(answer));
       },
@@ -94,6 +108,11 @@ export class CheckoutFlow implements ReactiveController {
       autoRun: false,
       task: async ([reference]: [string], { signal }) => this.#poll(reference, signal),
     });
+  }
+
+  hostConnected(): void {
+    // Fetched now, in parallel with the first paint.
+    void loadApi().catch(() => undefined);
   }
 
   hostDisconnected(): void {
@@ -112,6 +131,19 @@ export class CheckoutFlow implements ReactiveController {
     return (this.order?.otherPaymentOptions ?? []).filter((option) => SUPPORTED_OPTIONS.includes(option.code)).length;
   }
 
+  /** Nothing has arrived yet on the transfer account, so the customer may still pay another way. */
+  get nothingReceived(): boolean {
+    if (!this.transfer) return true;
+    return (this.amountDue ?? this.transfer.amountDue) >= this.transfer.amount;
+  }
+
+  /** The quote of the chosen method, for this order: the only amount the customer is asked to pay. */
+  get quote(): FeeQuote | undefined {
+    const quote = this.option ? this.quotes[this.option] : undefined;
+    const order = this.order?.order;
+    return quote && order && quote.amount === order.amount && quote.currency === order.currency ? quote : undefined;
+  }
+
   /** What was paid; before that the quoted total (with the customer's fee) of the chosen method, or the order amount. */
   get totalToPay(): number | undefined {
     const quote = this.option ? this.quotes[this.option] : undefined;
@@ -122,6 +154,7 @@ export class CheckoutFlow implements ReactiveController {
 
   selectOption(code: string): void {
     this.option = code;
+    this.notice = undefined;
     this.#save();
     void this.#track('option-selected', { option: code });
     this.host.requestUpdate();
@@ -133,6 +166,8 @@ export class CheckoutFlow implements ReactiveController {
   }
 
   async continue(): Promise<void> {
+    // Without the quote the amount charged is not known: nothing goes on until it is.
+    if (!this.quote) return;
     if (this.option === 'C') {
       await loadCardForm();
       this.#show('card');
@@ -166,14 +201,25 @@ export class CheckoutFlow implements ReactiveController {
   chooseAnother(): void {
     this.pollTask.abort();
     this.waiting = false;
+    this.authUrl = undefined;
+    this.#save();
     this.#show('options');
+  }
+
+  /** After a reload during 3-D Secure: back to the bank's page, the same way the first visit went there. */
+  continueWithBank(): void {
+    if (!this.authUrl) return;
+    this.authStage = 'started';
+    this.host.requestUpdate();
+    void this.#track('authentication-started');
+    this.host.redirect(this.authUrl);
   }
 
   retry(): void {
     if (this.order && this.#reference) {
       this.#show('loading', false);
       const controller = new AbortController();
-      this.#resume(this.#reference, controller.signal, false).catch((error: unknown) => this.#fail(error));
+      this.#resume(this.#reference, controller.signal).catch((error: unknown) => this.#fail(error));
     } else {
       void this.startTask.run();
     }
@@ -188,6 +234,7 @@ export class CheckoutFlow implements ReactiveController {
 
   #show(view: CheckoutView, focus = true): void {
     this.focusRequested = focus && this.#readySent;
+    if (view !== 'options') this.notice = undefined;
     this.view = view;
     if (view === 'card') void loadCardForm();
     if (view === 'transfer') void loadTransferDetails();
@@ -213,6 +260,7 @@ export class CheckoutFlow implements ReactiveController {
       option: this.option || undefined,
       transfer: this.transfer,
       waiting: this.waiting || undefined,
+      authUrl: this.authUrl,
     };
     saveSession(session);
   }
@@ -222,26 +270,29 @@ export class CheckoutFlow implements ReactiveController {
     const host = this.host;
     this.pollTask.abort();
     this.#readySent = false;
+    this.quotes = {};
     this.#show('loading', false);
     try {
       if (!host.apiKey && host.embedded) return;
+      const { ApiError, CheckoutApi } = await loadApi();
       if (!host.apiKey) throw new ApiError('AUTH401', 'The api-key attribute is missing.');
       this.api = new CheckoutApi({ apiKey: host.apiKey, baseUrl: host.apiBase || window.location.origin });
-      const returnedReference = new URLSearchParams(window.location.search).get('reference');
+      const returned = new URLSearchParams(window.location.search);
+      const returnedReference = returned.get('reference');
       if (returnedReference) {
         window.history.replaceState(window.history.state, '', this.#returnUrl(false));
-        return await this.#resume(returnedReference, signal, true);
+        return await this.#resume(returnedReference, signal, returned.get('status') ?? '');
       }
       if (!host.reference) throw new ApiError('VAL400', 'The reference attribute is missing.');
-      if (loadSession(host.reference) || host.amount === undefined) {
-        return await this.#resume(host.reference, signal, false);
+      if ((await loadSession(host.reference)) || host.amount === undefined) {
+        return await this.#resume(host.reference, signal);
       }
       this.order = await this.api.createOrder(host.orderPlain(this.#returnUrl(true)), signal);
       this.#reference = this.order.order.reference;
       if (this.order.order.statusId !== 1) {
         // The same order was created before (another tab, a lost answer) and has moved on: show where it is.
         this.#save();
-        return await this.#resume(this.#reference, signal, false);
+        return await this.#resume(this.#reference, signal);
       }
       this.option = this.optionCount === 1 ? this.order.otherPaymentOptions[0]!.code : '';
       this.#save();
@@ -261,18 +312,31 @@ export class CheckoutFlow implements ReactiveController {
     return url.href;
   }
 
-  async #resume(reference: string, signal: AbortSignal, returning: boolean): Promise<void> {
-    const cached = loadSession(reference);
+  /** `returnStatus` is the `status` the bank's page sent back (`successful`, `pending`, `failed`), or undefined on a reload. */
+  async #resume(reference: string, signal: AbortSignal, returnStatus?: string): Promise<void> {
+    const returning = returnStatus !== undefined;
+    const cached = await loadSession(reference);
     this.#reference = reference;
     this.order = cached?.order;
     this.option = cached?.option ?? '';
     this.transfer = cached?.transfer;
     this.waiting = cached?.waiting ?? false;
+    this.authUrl = cached?.authUrl;
+    this.#returning = returning;
     const status = await this.api!.orderStatus(reference, signal);
     if (returning) void this.#track('authentication-finished');
     // The status answer has no items or methods: an unpaid order can only be shown from this tab's record.
-    if (status.data.payment_status === 1 && !this.order) throw new ApiError('NF404', 'The order details are not available here.');
+    if (status.data.payment_status === 1 && !this.order) throw new (await loadApi()).ApiError('NF404', 'The order details are not available here.');
     this.#ready(status.data.payment_status);
+    const meaning = meaningOf(status.data);
+    if (returning && (meaning.kind === 'unpaid' || (returnStatus === 'failed' && meaning.kind === 'awaiting-authentication'))) {
+      // The customer cancelled on the bank's page, or the bank said no without a decline: say so on the options.
+      this.authUrl = undefined;
+      this.#save();
+      this.#show('options');
+      this.notice = 'authCancelled';
+      return;
+    }
     const final = this.#applyStatus(status);
     if (!final && status.data.payment_status === 2 && (this.view === 'authenticating' || this.waiting)) {
       void this.pollTask.run([reference]);
@@ -325,7 +389,8 @@ export class CheckoutFlow implements ReactiveController {
   /** The bank has the next move (3-D Secure, or a transfer opened elsewhere): show that the checkout is checking. */
   #showWaiting(): void {
     if (this.view === 'authenticating') return;
-    this.authUrl = undefined;
+    // After a reload with the bank's page still to finish, offer it again; back from the bank, check.
+    this.authStage = this.authUrl && !this.#returning ? 'interrupted' : 'checking';
     this.#show('authenticating');
   }
 
@@ -355,6 +420,7 @@ export class CheckoutFlow implements ReactiveController {
         return;
       case 'authenticate':
         this.authUrl = outcome.redirectUrl;
+        this.authStage = 'started';
         this.option = 'C';
         this.#save();
         this.#show('authenticating');
@@ -382,6 +448,7 @@ export class CheckoutFlow implements ReactiveController {
     this.pollTask.abort();
     this.paid = paid;
     this.waiting = false;
+    this.authUrl = undefined;
     this.#save();
     this.#show('success');
     this.host.dispatchEvent(new CheckoutSuccessEvent(this.#eventInit(5)));
@@ -390,6 +457,7 @@ export class CheckoutFlow implements ReactiveController {
   #decline(code: string, message: string, statusId: 4 | 6): void {
     this.failure = { code, message };
     this.waiting = false;
+    this.authUrl = undefined;
     this.#save();
     this.#show('failure');
     this.host.dispatchEvent(new CheckoutErrorEvent(this.#eventInit(statusId), code, message));
@@ -398,7 +466,7 @@ export class CheckoutFlow implements ReactiveController {
   #fail(error: unknown): void {
     this.error = error;
     this.#show('error');
-    const code = error instanceof ApiError ? error.code : 'UNREADABLE';
+    const code = isApiError(error) ? error.code : 'UNREADABLE';
     this.host.dispatchEvent(new CheckoutErrorEvent(this.#eventInit(null), code, describeError(error, this.host.localizer, this.merchant)));
   }
 }

@@ -1,14 +1,22 @@
-import { ApiError } from '../api/client.ts';
+import type { ApiError } from '../api/client.ts';
 import type { Localizer, MessageKey } from '../i18n/localizer.ts';
+
+/**
+ * An error from the API client. Checked by name rather than with `instanceof`, so the first paint does not need
+ * the client module (it loads, with its schemas, while the first screen is drawn).
+ */
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof Error && error.name === 'ApiError' && typeof (error as Partial<ApiError>).code === 'string';
+}
 
 /** Errors the customer can fix by trying again; the others need the merchant. */
 export function isRetryable(error: unknown): boolean {
-  return !(error instanceof ApiError) || ['NETWORK', 'ERR500', 'RATE429', 'UNREADABLE', 'IDEM422'].includes(error.code);
+  return !isApiError(error) || ['NETWORK', 'ERR500', 'RATE429', 'UNREADABLE', 'IDEM422'].includes(error.code);
 }
 
 /** One sentence saying what happened and what to do about it. */
 export function describeError(error: unknown, localizer: Localizer, merchant: string): string {
-  if (!(error instanceof ApiError)) return localizer.t('errorUnreadable');
+  if (!isApiError(error)) return localizer.t('errorUnreadable');
   switch (error.code) {
     case 'NETWORK':
       return localizer.t('errorNetwork');
@@ -17,7 +25,10 @@ export function describeError(error: unknown, localizer: Localizer, merchant: st
     case 'NO_KEY':
       return localizer.t('errorAuth', { merchant });
     case 'VAL400':
-      return localizer.t('errorInvalid', { detail: error.message.replace(/\.$/, ''), merchant });
+      // The server's detail is in English: other languages get the sentence without it.
+      return localizer.language === 'en'
+        ? localizer.t('errorInvalid', { detail: error.message.replace(/\.$/, ''), merchant })
+        : localizer.t('errorInvalidGeneric', { merchant });
     case 'NF404':
       return localizer.t('errorNotFound', { merchant });
     case 'CON409':

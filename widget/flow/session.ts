@@ -1,5 +1,4 @@
-import * as z from 'zod/mini';
-import { bankTransferDetails, createOrderData, type BankTransferDetails, type CreateOrderData } from '../api/wire.ts';
+import type { BankTransferDetails, CreateOrderData } from '../api/wire.ts';
 
 /**
  * What lets the checkout pick up after a reload or a 3-D Secure round trip: the order reference, the order as
@@ -10,14 +9,6 @@ import { bankTransferDetails, createOrderData, type BankTransferDetails, type Cr
  */
 const SESSION_PREFIX = 'ck-checkout:session:';
 
-const checkoutSession = z.object({
-  reference: z.string(),
-  order: z.optional(createOrderData),
-  option: z.optional(z.string()),
-  transfer: z.optional(bankTransferDetails),
-  waiting: z.optional(z.boolean()),
-});
-
 export interface CheckoutSession {
   reference: string;
   order?: CreateOrderData;
@@ -25,12 +16,16 @@ export interface CheckoutSession {
   transfer?: BankTransferDetails;
   /** The customer said the transfer is sent: keep polling after a reload. */
   waiting?: boolean;
+  /** The bank's authentication page of a card payment in progress: offered again after a reload. */
+  authUrl?: string;
 }
 
-export function loadSession(reference: string, storage: Storage | undefined = safeStorage()): CheckoutSession | undefined {
+/** Reads the record back through the wire schemas (loaded with the API client, after the first paint). */
+export async function loadSession(reference: string, storage: Storage | undefined = safeStorage()): Promise<CheckoutSession | undefined> {
   try {
     const raw = storage?.getItem(SESSION_PREFIX + reference);
     if (!raw) return undefined;
+    const { checkoutSession } = await import('./session-schema.ts');
     const parsed = checkoutSession.safeParse(JSON.parse(raw));
     return parsed.success && parsed.data.reference === reference ? parsed.data : undefined;
   } catch {

@@ -34,8 +34,9 @@ describe('ck-checkout', () => {
   let redirects: string[];
   const record = (event: Event) => events.push(event);
 
-  async function mount(attributes: Record<string, string> = {}): Promise<CkCheckout> {
+  async function mount(attributes: Record<string, string> = {}, ownsDocument = false): Promise<CkCheckout> {
     checkout = document.createElement('ck-checkout');
+    checkout.ownsDocument = ownsDocument;
     const defaults = {
       'api-key': API_KEY,
       reference: REFERENCE,
@@ -71,6 +72,8 @@ describe('ck-checkout', () => {
     const radio = inputByLabel(root(), label);
     radio.focus();
     await press('Space');
+    // Continue waits for the quote, the amount the server will charge.
+    await waitFor(() => text().includes('Total to pay'));
   }
 
   /**
@@ -84,6 +87,7 @@ describe('ck-checkout', () => {
     await press('Tab');
     expect(activeElement()).to.equal(inputByLabel(root(), 'Card'));
     await press('Space');
+    await waitFor(() => text().includes('Total to pay'));
     await press('Tab');
     expect(activeElement()).to.equal(buttonByText(root(), 'Continue with card'));
     await press('Enter');
@@ -306,6 +310,182 @@ describe('ck-checkout', () => {
     await view('options');
   });
 
+  it('keeps Continue and Pay to the quoted total: no going on while the fee quote is missing, and one quote for both views', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/fee', { networkError: true });
+    await mount();
+    await view('options');
+    inputByLabel(root(), 'Card').focus();
+    await press('Space');
+    await waitFor(() => text().includes('The fee could not be worked out.'));
+    const proceed = buttonByText(root(), 'Continue with card');
+    expect(proceed.getAttribute('aria-disabled')).to.equal('true');
+    expect(root().getElementById(proceed.getAttribute('aria-describedby')!)!.textContent).to.include('You can pay once the total, fee included, is known.');
+    expect(deepText(root().querySelector('ck-checkout-header')!)).not.to.include('₦12,787.50');
+    await expectAccessible(checkout);
+    proceed.focus();
+    await press('Enter');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(checkout.view).to.equal('options');
+
+    buttonByText(root(), 'Try again').focus();
+    await press('Enter');
+    await waitFor(() => text().includes('Total to pay ₦12,787.50'));
+    expect(proceed.getAttribute('aria-disabled')).to.equal('false');
+    proceed.focus();
+    await press('Enter');
+    await view('card');
+    const pay = await waitFor(() => buttonByText(root(), /^Pay /));
+    expect(pay.textContent).to.match(/Pay\s+₦12,787\.50/);
+    expect(stub.requestsTo('/checkout/order/fee')).to.have.length(2, 'the failed quote and its retry; the card view reuses the quote');
+  });
+
+  it('moves focus to the wait after "I have sent the money" and lets the customer change method while nothing has arrived', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer() });
+    stub.answerAlways('/checkout/order/status', { body: transferStatus() });
+    await mount();
+    await choose('Bank transfer');
+    buttonByText(root(), 'Get account details').focus();
+    await press('Enter');
+    await view('transfer');
+    buttonByText(root(), 'I have sent the money').focus();
+    await press('Enter');
+    await waitFor(() => activeElement()?.textContent?.includes('Waiting for your transfer.'));
+    expect(activeElement()!.getAttribute('role')).to.equal('status');
+    await expectAccessible(checkout);
+
+    buttonByText(root(), 'Change payment method').focus();
+    await press('Enter');
+    await view('options');
+    const polls = stub.requestsTo('/checkout/order/status').length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stub.requestsTo('/checkout/order/status')).to.have.length(polls, 'no more polling once the customer pays another way');
+  });
+
+  it('does not offer another method once part of the transfer has arrived', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer() });
+    stub.answerAlways('/checkout/order/status', { body: transferStatus({ amount_due: 2500 }) });
+    await mount();
+    await choose('Bank transfer');
+    buttonByText(root(), 'Get account details').click();
+    await view('transfer');
+    buttonByText(root(), 'I have sent the money').click();
+    await waitFor(() => text().includes('Send the remaining ₦2,500.00'));
+    expect(() => buttonByText(root(), 'Change payment method')).to.throw();
+  });
+
+  it('says when the bank did not confirm a 3-D Secure payment, in English and French', async () => {
+    for (const [locale, message] of [
+      ['en-NG', 'Your bank did not confirm the payment. Try again or choose another method.'],
+      ['fr-FR', 'Votre banque n’a pas confirmé le paiement. Réessayez ou choisissez un autre moyen de paiement.'],
+    ] as const) {
+      sessionStorage.clear();
+      stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+      stub.answer('/checkout/order/pay', { body: authenticateAnswer() });
+      await mount({ locale });
+      await view('options');
+      await waitFor(() => inputByLabel(root(), locale === 'fr-FR' ? 'Carte' : 'Card'));
+      checkout.flow.selectOption('C');
+      await waitFor(() => checkout.flow.quote);
+      await checkout.flow.continue();
+      await view('card');
+      const form = await waitFor(() => deepQuery(root(), 'ck-card-form')?.shadowRoot?.querySelector('#number') && deepQuery(root(), 'ck-card-form')!);
+      await typeInto(inputByLabel(form.shadowRoot!, locale === 'fr-FR' ? 'Numéro de carte' : 'Card number'), '5123450000784608');
+      await typeInto(inputByLabel(form.shadowRoot!, locale === 'fr-FR' ? 'Date d’expiration' : 'Expiry date'), `12${nextYear}`);
+      await typeInto(inputByLabel(form.shadowRoot!, locale === 'fr-FR' ? 'Code de sécurité' : 'Security code'), '123');
+      await typeInto(inputByLabel(form.shadowRoot!, locale === 'fr-FR' ? 'Nom sur la carte' : 'Name on card'), 'Ada Obi');
+      await press('Enter');
+      await view('authenticating');
+      checkout.remove();
+
+      // The bank's page sends the customer back with status=failed; the order is unpaid again.
+      const before = window.location.href;
+      const returned = new URL(before);
+      returned.searchParams.set('reference', REFERENCE);
+      returned.searchParams.set('status', 'failed');
+      window.history.replaceState(null, '', returned);
+      stub.answer('/checkout/order/status', { body: statusAnswer({ payment_status: 1, payment_reference: null, payment_type: null, payment_response_code: null, payment_response_message: null }) });
+      await mount({ locale });
+      await view('options');
+      const alert = await waitFor(() => root().querySelector('[role=alert]'));
+      expect(alert.textContent).to.equal(message);
+      await expectAccessible(checkout);
+      checkout.remove();
+      expect(window.location.href).to.equal(before);
+    }
+  });
+
+  it('offers to continue with the bank, or to pay another way, after a reload during 3-D Secure', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: authenticateAnswer() });
+    await mount();
+    await payWithTypedCard();
+    await view('authenticating');
+    await waitFor(() => redirects.length === 1);
+    checkout.remove();
+
+    // A reload while the bank's page was open: no return parameters, the payment still waits for the bank.
+    stub.answerAlways('/checkout/order/status', { body: statusAnswer() });
+    await mount();
+    await view('authenticating');
+    await waitFor(() => text().includes('Your bank’s page was open when this page reloaded.'));
+    expect(text()).not.to.include('Checking the payment with your bank');
+    await waitFor(() => activeElement()?.textContent === 'Confirm with your bank');
+    await expectAccessible(checkout);
+    buttonByText(root(), 'Continue with your bank').focus();
+    await press('Enter');
+    expect(redirects).to.deep.equal([AUTH_URL, AUTH_URL]);
+
+    checkout.remove();
+    await mount();
+    await view('authenticating');
+    buttonByText(root(), 'Use another payment method').focus();
+    await press('Enter');
+    await view('options');
+  });
+
+  it('shows the French generic message, not the server’s English detail, when the order is refused', async () => {
+    stub.fail('/checkout/order/create', 'VAL400', 'Amount must be a positive number.');
+    await mount({ locale: 'fr-FR' });
+    await view('error');
+    await waitFor(() => text().includes('Les détails de la commande ont été refusés. Merci de prévenir le marchand.'));
+    expect(text()).not.to.include('Amount must be');
+    await expectAccessible(checkout);
+  });
+
+  it('sets the page language and a localized title when it owns the page, and leaves a host page alone', async () => {
+    const html = document.documentElement;
+    const saved = { lang: html.lang, title: document.title };
+    try {
+      stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+      await mount({ locale: 'fr-FR' });
+      await waitFor(() => text().includes('Choisissez votre moyen de paiement'));
+      expect(html.lang).to.equal(saved.lang);
+      expect(document.title).to.equal(saved.title);
+      checkout.remove();
+
+      sessionStorage.clear();
+      stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+      await mount({ locale: 'fr-FR' }, true);
+      await waitFor(() => html.lang === 'fr-FR');
+      expect(document.title).to.equal('Paiement');
+    } finally {
+      html.lang = saved.lang;
+      document.title = saved.title;
+    }
+  });
+
+  it('shows no placeholder logo while the merchant is unknown', async () => {
+    stub.answer('/checkout/order/create', { networkError: true });
+    await mount();
+    await view('error');
+    const header = root().querySelector('ck-checkout-header')!;
+    expect(header.shadowRoot!.querySelector('[part=logo]')).to.equal(null);
+    expect(deepText(header)).not.to.include('·');
+  });
+
   it('says what to do when the merchant key is refused, and offers no pointless retry', async () => {
     stub.keysAnswer = { status: 401, body: { status: 'failed', statusCode: 'AUTH401', message: 'The api-key header is missing or unknown.' } };
     await mount();
@@ -419,13 +599,15 @@ describe('ck-checkout', () => {
 
   it('lets the host theme it through --checkout-* custom properties and ::part', async () => {
     const style = document.createElement('style');
-    style.textContent = 'ck-checkout { --checkout-accent: rgb(0, 100, 0); } ck-checkout::part(header) { padding-top: 33px; }';
+    style.textContent =
+      'ck-checkout { --checkout-accent: rgb(0, 100, 0); } ck-checkout::part(header) { padding-top: 33px; } ck-checkout::part(option) { padding-left: 21px; }';
     document.head.append(style);
     stub.answer('/checkout/order/create', { body: createOrderAnswer() });
     await mount({ theme: 'light' });
     await view('options');
     expect(getComputedStyle(deepQuery(root(), '.monogram')!).backgroundColor).to.equal('rgb(0, 100, 0)');
     expect(getComputedStyle(root().querySelector('ck-checkout-header')!).paddingTop).to.equal('33px');
+    expect(getComputedStyle(deepQuery(root(), 'label[part=option]')!).paddingLeft).to.equal('21px');
     style.remove();
   });
 

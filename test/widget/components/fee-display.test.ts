@@ -34,6 +34,18 @@ describe('ck-fee-display', () => {
     stub.restore();
   });
 
+  it('shows a quote it is given for the same method and order without asking the server again', async () => {
+    display = document.createElement('ck-fee-display');
+    display.api = new CheckoutApi({ apiKey: API_KEY, baseUrl: window.location.origin });
+    display.order = orderData();
+    display.localizer = new Localizer('en-NG');
+    display.option = 'C';
+    display.quote = feeQuote('C');
+    document.body.append(display);
+    await waitFor(() => text().includes('Total to pay ₦12,787.50'));
+    expect(stub.requestsTo('/checkout/order/fee')).to.have.length(0);
+  });
+
   it('quotes the selected method before paying: subtotal, fee, who bears it and the total', async () => {
     stub.answer('/checkout/order/fee', { body: feeAnswer(feeQuote('C')) });
     const quotes: FeeQuotedEvent[] = [];

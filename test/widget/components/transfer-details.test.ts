@@ -35,6 +35,17 @@ describe('ck-transfer-details', () => {
     await expectAccessible(view);
   });
 
+  it('moves focus to the waiting message once the customer says the money is sent', async () => {
+    await mount();
+    view.addEventListener(TransferSentEvent.eventName, () => (view.waiting = true));
+    buttonByText(view.shadowRoot!, 'I have sent the money').focus();
+    await press('Enter');
+    await waitFor(() => activeElement()?.classList.contains('waiting'));
+    expect(activeElement()!.getAttribute('role')).to.equal('status');
+    expect(activeElement()!.textContent).to.include('Waiting for your transfer.');
+    await expectAccessible(view);
+  });
+
   it('copies the account number and the amount with a button press and confirms it', async () => {
     await mount();
     const copied: string[] = [];
