@@ -20,6 +20,15 @@ test('the checkout app builds and its first paint, Lit included, stays within 35
   );
 });
 
+test("a French customer's first paint, the French catalog chunk included, stays within 35 KB gzipped", () => {
+  const report = measureBundle(DIST);
+  const french = report.lazy.find((file) => /^assets\/fr-[^/]*\.js$/.test(file.file));
+  assert.ok(french, 'the French catalog is a chunk of its own');
+  const total = report.firstPaintGzip + french.gzip;
+  console.log(`first paint in French: ${(total / 1000).toFixed(2)} KB gzipped`);
+  assert.ok(total <= FIRST_PAINT_BUDGET, `the French first paint is ${total} bytes gzipped, over the ${FIRST_PAINT_BUDGET}-byte budget`);
+});
+
 test('the whole checkout app, lazy chunks included, stays within 60 KB gzipped', () => {
   const report = measureBundle(DIST);
   assert.ok(report.lazy.length > 0, 'the card form, transfer view, jose and French are separate chunks');

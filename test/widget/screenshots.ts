@@ -217,6 +217,9 @@ async function main(): Promise<void> {
       await page.getByLabel(label(variant, 'Card number', 'Numéro de carte')).pressSequentially('4242424242424241');
       await page.getByLabel(label(variant, 'Expiry date', 'Date d’expiration')).pressSequentially('0120');
       await page.getByRole('button', { name: /Pay|Payer/ }).click();
+      // The submit shows every field's mistake, the security code and the name included.
+      await page.getByText(label(variant, 'Enter the 3-digit security code.', 'Saisissez le code de sécurité à 3 chiffres.')).waitFor();
+      await page.getByText(label(variant, 'Enter the name as it is printed on the card.', 'Saisissez le nom tel qu’il figure sur la carte.')).waitFor();
       return page;
     },
     authenticating: async (variant) => {
