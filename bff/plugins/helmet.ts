@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
-import { contentSecurityPolicy } from '../security/csp.ts';
+import { contentSecurityPolicy, SWAGGER_UI_STYLE_HASH } from '../security/csp.ts';
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -14,6 +14,12 @@ declare module 'fastify' {
  * a referrer policy, HSTS. Framing is refused (`frame-ancestors 'none'`) unless a route opens it to the
  * merchant's allowed origins. Resources may be loaded cross-origin (merchants load embed.js from us).
  */
+/** The API docs UI (Swagger UI at /docs): its pages, not the OpenAPI document (/docs/json, /docs/yaml). */
+function isDocsPage(url: string): boolean {
+  const pathname = url.split('?')[0]!;
+  return pathname === '/docs' || pathname === '/docs/' || pathname.startsWith('/docs/static/');
+}
+
 export default fp(
   async (app) => {
     await app.register(helmet, {
@@ -25,8 +31,8 @@ export default fp(
       // CSP frame-ancestors decides framing; X-Frame-Options cannot name the merchant's origins.
       xFrameOptions: false,
     });
-    app.addHook('onRequest', async (_request, reply) => {
-      reply.header('content-security-policy', contentSecurityPolicy({}));
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('content-security-policy', contentSecurityPolicy(isDocsPage(request.url) ? { styleHashes: [SWAGGER_UI_STYLE_HASH] } : {}));
     });
     app.decorateReply('pagePolicy', function pagePolicy(this: import('fastify').FastifyReply, policy) {
       return this.header('content-security-policy', contentSecurityPolicy(policy));

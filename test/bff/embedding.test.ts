@@ -59,6 +59,15 @@ describe('embedding, security headers and hosted pages', () => {
     }
   });
 
+  it("allows the API docs page Swagger UI's one inline style by its hash, and nothing else inline", async () => {
+    for (const url of ['/docs', '/docs/', '/docs/static/index.html']) {
+      const policy = csp(await app.inject({ method: 'GET', url }));
+      expect(policy['style-src'], url).toMatch(/^'self' 'sha256-[A-Za-z0-9+/]{43}='$/);
+      expect(policy['script-src'], url).toBe("'self'");
+    }
+    expect(csp(await app.inject({ method: 'GET', url: '/docs/yaml' }))['style-src']).toBe("'self'");
+  });
+
   it('opens a frame session for an allowed origin, framable by that origin only', async () => {
     const session = await openSession('https://shop.acme.test');
     expect(session.statusCode).toBe(200);

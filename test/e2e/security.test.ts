@@ -81,6 +81,18 @@ describe('security in the browser', () => {
     await expect.poll(() => problems.join('\n')).toContain('style-src');
   });
 
+  it('shows the API docs (Swagger UI) under its policy without a single CSP violation, and without unsafe-inline', async () => {
+    const { page, problems, console: messages } = await newPage(browser);
+    const response = await page.goto(`${server.baseUrl}/docs`);
+    const policy = response?.headers()['content-security-policy'] ?? '';
+    expect(policy).toContain("script-src 'self';");
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);
+    await page.getByText('Open an embedding session for the page calling it').first().waitFor();
+    await screenshot(page, 'api-docs');
+    expect(problems).toEqual([]);
+    expect(messages.filter((message) => /Refused to|Content Security Policy|violat/i.test(message))).toEqual([]);
+  });
+
   it('refuses to work on a page whose origin the merchant did not allow, and a frame made for another origin cannot be framed there', async () => {
     // 127.0.0.2 is this machine too, but not a name test keys allow (localhost, 127.0.0.1 and [::1] are).
     const [refused, allowed] = await Promise.all([serveMerchantPage('127.0.0.2'), serveMerchantPage('127.0.0.1')]);
