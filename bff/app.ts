@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import auth from './plugins/auth.ts';
 import cors from './plugins/cors.ts';
 import decrypt from './plugins/decrypt.ts';
-import envelope, { sendError } from './plugins/envelope.ts';
+import envelope, { clientErrorHandler, sendError } from './plugins/envelope.ts';
 import services from './plugins/services.ts';
 import storage from './plugins/storage.ts';
 import swagger from './plugins/swagger.ts';
@@ -28,6 +28,7 @@ import { loadMasterKey } from './crypto/master-key.ts';
 import { systemClock, type Clock } from './services/clock.ts';
 import type { TemplateSource } from './pages/checkout-page.ts';
 import { validatorCompiler } from './validation.ts';
+import { serializeError, serializeRequest } from './log-serializers.ts';
 
 export type AppOptions = {
   config: Config;
@@ -74,6 +75,9 @@ export function serverOptions(config: Pick<Config, 'logLevel'>, logStream?: Node
       level: config.logLevel,
       ...(logStream ? { stream: logStream } : {}),
       redact: { paths: ['req.headers["api-key"]', 'req.headers.authorization', 'req.body', 'res.body'], remove: true },
+      // No query strings, capabilities in paths, SQL or bind values in log lines.
+      // (Fastify's type wants a stack on every error; storage errors deliberately have none.)
+      serializers: { req: serializeRequest, err: serializeError as never, error: serializeError },
     },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -93,7 +97,9 @@ export function serverOptions(config: Pick<Config, 'logLevel'>, logStream?: Node
         invalid(tooLong ? 'The address is too long.' : 'The address is not a valid URL.', tooLong ? 414 : 400),
       );
     },
-    return503OnClosing: true,
+    // Shutdown and HTTP parser errors get the envelope too (the envelope plugin answers requests during shutdown).
+    return503OnClosing: false,
+    clientErrorHandler,
     forceCloseConnections: 'idle',
   };
 }

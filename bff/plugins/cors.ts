@@ -7,6 +7,15 @@ import cors from '@fastify/cors';
  */
 export default fp(
   async (app) => {
+    // An OPTIONS request that is not a CORS preflight is an ordinary request for a method nobody serves: it gets
+    // the envelope's 405 (known path) or 404, not @fastify/cors's plain-text refusal. Runs before the CORS hook.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.method === 'OPTIONS' && (!request.headers.origin || !request.headers['access-control-request-method'])) {
+        reply.callNotFound();
+        return;
+      }
+      done();
+    });
     await app.register(cors, {
       origin: true,
       methods: ['GET', 'POST'],
@@ -16,5 +25,5 @@ export default fp(
       maxAge: 600,
     });
   },
-  { name: 'cors' },
+  { name: 'cors', dependencies: ['envelope'] },
 );

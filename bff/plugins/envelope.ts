@@ -1,4 +1,6 @@
 import fp from 'fastify-plugin';
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode, ErrorEnvelope } from '../../shared/envelope.ts';
 import { AppError, isAppError } from '../errors.ts';
@@ -34,7 +36,44 @@ function toAppError(error: FastifyError): AppError | undefined {
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   const body: ErrorEnvelope = { status: 'failed', statusCode: error.code, message: error.message };
+  if (error.httpStatus >= 500) body.requestId = reply.request.id;
   return reply.code(error.httpStatus).headers(error.headers).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Every 5xx: ERR500, a generic message and the request id to quote (HTTP 500 for a failure, 503 for readiness
+ * and shutdown, where the precise status helps load balancers).
+ */
+export function sendServerError(request: FastifyRequest, reply: FastifyReply, options: { httpStatus?: number; message?: string } = {}): FastifyReply {
+  const body: ErrorEnvelope = {
+    status: 'failed',
+    statusCode: 'ERR500',
+    message: `${options.message ?? 'An unexpected error occurred.'} Quote request id ${request.id} to support.`,
+    requestId: request.id,
+  };
+  return reply.code(options.httpStatus ?? 500).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Errors Node's HTTP parser meets before Fastify sees a request (headers over 16 KiB, a malformed request line, a
+ * request too slow to arrive) are answered on the raw socket, still in the envelope, then the socket is closed.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [httpStatus, reasonPhrase, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'The request took too long to arrive.']
+        : [400, 'Bad Request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ status: 'failed', statusCode: 'VAL400', message } satisfies ErrorEnvelope);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${httpStatus} ${reasonPhrase}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `x-request-id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 type RouteEntry = { methods: string[]; pattern: RegExp };
@@ -64,13 +103,19 @@ export default fp(
         return sendError(reply, known);
       }
       request.log.error({ err: error }, 'unexpected error');
-      const body: ErrorEnvelope = {
-        status: 'failed',
-        statusCode: 'ERR500',
-        message: `An unexpected error occurred. Quote request id ${request.id} to support.`,
-        requestId: request.id,
-      };
-      return reply.code(500).type('application/json; charset=utf-8').send(body);
+      return sendServerError(request, reply);
+    });
+
+    // Fastify's own answer during shutdown is not the envelope, so the app gives its own: requests still arriving
+    // on open connections while the server drains are told to retry elsewhere.
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+    app.addHook('onRequest', async (request, reply) => {
+      if (!closing) return;
+      reply.header('connection', 'close').header('retry-after', '1');
+      return sendServerError(request, reply, { httpStatus: 503, message: 'The service is shutting down; retry the request.' });
     });
 
     app.setNotFoundHandler((request, reply) => {

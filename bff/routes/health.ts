@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema, successEnvelope } from '../../shared/envelope.ts';
+import { sendServerError } from '../plugins/envelope.ts';
 
 const healthSchema = successEnvelope(z.object({ status: z.literal('ok') }));
 
@@ -20,11 +21,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: healthSchema, 503: errorEnvelopeSchema },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       if (await app.storage.ping()) {
         return { status: 'success' as const, statusCode: '00', message: 'Ready', data: { status: 'ok' as const } };
       }
-      return reply.code(503).send({ status: 'failed', statusCode: 'ERR500', message: 'Storage is not answering.' });
+      return sendServerError(request, reply, { httpStatus: 503, message: 'Storage is not answering.' });
     },
   );
 };

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { cleanPlace, newPlace, startApp, useTestApp } from '../support/app.ts';
+import { connect } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { app as checkout, serverOptions } from '../../bff/app.ts';
+import { cleanPlace, newPlace, startApp, testConfig, useTestApp } from '../support/app.ts';
 import { createMerchant } from '../support/merchant.ts';
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
 
@@ -81,6 +84,23 @@ describe('the error envelope', () => {
     expect(long.json()).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The address is too long.' });
   });
 
+  it('answers an OPTIONS request that is not a CORS preflight in the envelope', async () => {
+    const unknown = await app.inject({ method: 'OPTIONS', url: '/nope' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ status: 'failed', statusCode: 'NF404', message: 'No endpoint answers OPTIONS /nope.' });
+    const known = await app.inject({ method: 'OPTIONS', url: '/checkout/links/create' });
+    expect(known.statusCode).toBe(405);
+    expect(known.headers.allow).toBe('POST');
+    expect(known.json()).toMatchObject({ status: 'failed', statusCode: 'NF404' });
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/checkout/links/create',
+      headers: { origin: 'https://shop.test', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://shop.test');
+  });
+
   it('gives every response a request id header', async () => {
     const response = await app.inject({ method: 'GET', url: '/health' });
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -111,8 +131,88 @@ describe('unexpected failures', () => {
 
       const ready = await app.inject({ method: 'GET', url: '/ready' });
       expect(ready.statusCode).toBe(503);
-      expect(ready.json()).toMatchObject({ status: 'failed', statusCode: 'ERR500' });
+      expect(ready.json()).toMatchObject({ status: 'failed', statusCode: 'ERR500', requestId: ready.headers['x-request-id'] });
+      expect(ready.json().message).toContain(ready.headers['x-request-id']);
     } finally {
+      await app.close().catch(() => {});
+      await cleanPlace(place);
+    }
+  });
+});
+
+/** Sends raw bytes to a listening app, then more once `next` resolves; resolves with all it answers until it closes. */
+function exchange(port: number, request: string, next?: Promise<string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(request);
+      void next?.then((more) => socket.write(more));
+    });
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('utf8');
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received));
+  });
+}
+
+const bodyOf = (response: string) => JSON.parse(response.slice(response.lastIndexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+
+describe('answers given outside the routes', () => {
+  it('refuses headers over 16 KiB with 431 in the envelope', async () => {
+    const place = newPlace('pglite');
+    const app = await startApp(place);
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (app.server.address() as { port: number }).port;
+      const response = await exchange(port, `GET /checkout/frequencies HTTP/1.1\r\nHost: 127.0.0.1\r\napi-key: ${'k'.repeat(20_000)}\r\n\r\n`);
+      expect(response).toMatch(/^HTTP\/1\.1 431 /);
+      expect(response).toMatch(/content-type: application\/json/i);
+      expect(bodyOf(response)).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The request headers are too large.' });
+    } finally {
+      await app.close();
+      await cleanPlace(place);
+    }
+  });
+
+  it('answers a request that arrives during shutdown with ERR500 and a request id', async () => {
+    const place = newPlace('pglite');
+    const config = testConfig(place);
+    const app = Fastify(serverOptions(config));
+    await app.register(fp(checkout, { name: 'checkout' }), { config });
+    // A request in flight keeps its connection open while the server drains; the next one on it arrives late.
+    let release = () => {};
+    let started = () => {};
+    const inFlight = new Promise<void>((resolve) => (started = resolve));
+    app.get('/test/slow', { schema: { hide: true } }, async () => {
+      started();
+      await new Promise<void>((resolve) => (release = resolve));
+      return { status: 'success', statusCode: '00', message: 'Slow', data: null };
+    });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const port = (app.server.address() as { port: number }).port;
+      // The second request goes down the same connection once the server has begun to close.
+      let closing = (_request: string) => {};
+      const afterClose = new Promise<string>((resolve) => (closing = resolve));
+      const answered = exchange(port, 'GET /test/slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', afterClose);
+      await inFlight;
+      const closed = app.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      closing('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      release();
+      const response = await answered;
+      await closed;
+      const late = response.slice(response.indexOf('HTTP/1.1', 1));
+      expect(late).toMatch(/^HTTP\/1\.1 503 /);
+      const requestId = /x-request-id: ([0-9a-f-]{36})/i.exec(late)?.[1];
+      expect(requestId).toBeDefined();
+      const body = bodyOf(late);
+      expect(body).toMatchObject({ status: 'failed', statusCode: 'ERR500', requestId });
+      expect(body.message).toContain(requestId);
+    } finally {
+      release();
       await app.close().catch(() => {});
       await cleanPlace(place);
     }

@@ -46,4 +46,60 @@ describe('logs', () => {
     }
     expect(log).not.toMatch(/"body"|"payload"/);
   });
+
+  it('never contain a key sent in the query string, nor link references or frame tokens from paths', async () => {
+    const keys = await createMerchant(app);
+    const link = await app.inject({
+      method: 'POST',
+      url: '/checkout/links/create',
+      headers: { 'api-key': keys.secretKey },
+      payload: { Name: 'Tickets', Description: 'Two tickets', PaymentType: 'SC', Currency: 'NGN', AuthOption: 'AUTH' },
+    });
+    const reference = link.json().data.paymentLink.reference as string;
+    const frameToken = `ft_${'q'.repeat(40)}`;
+    const before = lines.length;
+    await app.inject({ method: 'GET', url: `/checkout/frequencies?api-key=${keys.secretKey}` });
+    await app.inject({ method: 'GET', url: `/l/${reference}` });
+    await app.inject({ method: 'GET', url: `/checkout/frame/${frameToken}?x=1` });
+
+    const log = lines.slice(before).join('');
+    expect(log).toContain('/checkout/frequencies');
+    expect(log).toContain('/l/***');
+    for (const secret of [keys.secretKey, keys.secretKey.slice(8), reference, frameToken, 'api-key=']) {
+      expect(log).not.toContain(secret);
+    }
+  });
+
+  it('name a storage failure by its code and message, never its SQL or bind values', async () => {
+    const failing = newPlace('pglite');
+    const failingLines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        failingLines.push(String(chunk));
+        done();
+      },
+    });
+    const broken = await buildApp(testConfig(failing, { LOG_LEVEL: 'trace' }), { logStream: stream });
+    try {
+      const keys = await createMerchant(broken);
+      // A column the insert needs goes away, so the statement fails inside the driver with its bind values attached.
+      await broken.storage.query('ALTER TABLE payment_links RENAME COLUMN description TO gone');
+      const response = await broken.inject({
+        method: 'POST',
+        url: '/checkout/links/create',
+        headers: { 'api-key': keys.secretKey },
+        payload: { Name: 'Zebedee Quartermaine', Description: 'Secret Garden Tour', PaymentType: 'SC', Currency: 'NGN', AuthOption: 'AUTH' },
+      });
+      expect(response.statusCode).toBe(500);
+      const failure = failingLines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'unexpected error');
+      expect(failure?.err).toMatchObject({ code: '42703', message: expect.stringContaining('description') });
+      const log = failingLines.join('');
+      for (const secret of ['Zebedee Quartermaine', 'Secret Garden Tour', '"params"', '"query"', 'INSERT INTO']) {
+        expect(log).not.toContain(secret);
+      }
+    } finally {
+      await broken.close();
+      await cleanPlace(failing);
+    }
+  });
 });
