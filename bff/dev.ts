@@ -12,7 +12,8 @@ import { listenWithBanner, readConfigOrExit } from './process.ts';
 const config = readConfigOrExit();
 const widgetRoot = fileURLToPath(new URL('../widget/', import.meta.url));
 const httpServer = createHttpServer();
-const vite = await createViteServer({ server: { middlewareMode: true, hmr: { server: httpServer } }, appType: 'custom' });
+// Vite 8 shares the HTTP server for its hot-reload WebSocket through `server.ws.server` (`server.hmr.server` is deprecated).
+const vite = await createViteServer({ server: { middlewareMode: true, ws: { server: httpServer } }, appType: 'custom' });
 
 const app = await buildApp(config, {
   templates: async (page) => {
