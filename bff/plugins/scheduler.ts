@@ -9,9 +9,15 @@ import fp from 'fastify-plugin';
  */
 export default fp<{ intervalMs: number }>(
   async (app, { intervalMs }) => {
-    let running: Promise<unknown> = Promise.resolve();
+    let running: Promise<unknown> | undefined;
+    // One run at a time: a slow run (a large backlog after a restart) is not joined by the next tick.
     const sweep = () => {
-      running = app.payments.runTimedWork().catch((error: unknown) => app.log.error({ err: error }, 'timed payment work failed'));
+      running ??= app.payments
+        .runTimedWork()
+        .catch((error: unknown) => app.log.error({ err: error }, 'timed payment work failed'))
+        .finally(() => {
+          running = undefined;
+        });
       return running;
     };
     let timer: NodeJS.Timeout | undefined;
