@@ -5,7 +5,8 @@ import { html, page, type SafeHtml } from './html.ts';
 /**
  * The payment-link page: the link's name, description and background image, then a plain form for the
  * customer's details (and the amount, when the link leaves it to the customer). No script: it works before
- * the checkout loads and under the strict CSP.
+ * the checkout loads and under the strict CSP. The form posts, so the customer's name, e-mail and phone never
+ * appear in an address (browser history, server logs, the Referer header).
  */
 export type LinkFormValues = { firstname: string; lastname: string; email: string; mobile: string; amount: string };
 export type LinkFormErrors = Partial<Record<keyof LinkFormValues, string>>;
@@ -35,7 +36,7 @@ export function linkFormPage(link: StoredLink, merchantName: string, values: Lin
     title: `${link.name} · ${merchantName}`,
     body: html`<main class="link-page">
 ${linkHeader(link, merchantName)}
-<form method="get" class="link-form" novalidate>
+<form method="post" class="link-form" novalidate>
 ${hasErrors ? html`<p class="error" role="alert">Please correct the fields marked below.</p>` : ''}
 ${link.amountMinor === null ? field('amount', `Amount (${link.currency})`, values, errors, html`inputmode="decimal" required autocomplete="transaction-amount"`) : ''}
 ${field('firstname', 'First name', values, errors, html`required autocomplete="given-name"`)}

@@ -108,7 +108,7 @@ describe('embedding, security headers and hosted pages', () => {
     const client = new CheckoutClient(app, keys);
     const pay = (await client.payByCard(await client.newOrder(), '4242424242424242')).json();
     const bankPage = await app.inject({ method: 'GET', url: new URL(pay.data.paymentDetail.redirectUrl).pathname });
-    expect(csp(bankPage)['frame-ancestors'].split(' ')).toEqual(
+    expect(csp(bankPage)['frame-ancestors']!.split(' ')).toEqual(
       expect.arrayContaining(['http://localhost:*', 'https://localhost:*', 'http://127.0.0.1:*', 'https://127.0.0.1:*']),
     );
     expect(csp(bankPage)['frame-ancestors']).not.toContain('[');
@@ -185,22 +185,27 @@ describe('embedding, security headers and hosted pages', () => {
     const createLink = async (payload: object) =>
       (await app.inject({ method: 'POST', url: '/checkout/links/create', headers: { 'api-key': keys.secretKey }, payload: { Name: 'Donation', Description: 'Support us', PaymentType: 'SC', Currency: 'NGN', AuthOption: 'NOAUTH', ...payload } })).json().data.paymentLink;
 
+    const postForm = (reference: string, fields: Record<string, string>) =>
+      app.inject({ method: 'POST', url: `/l/${reference}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+
     it('asks for the customer and an amount when the link has none, with errors tied to fields', async () => {
       const link = await createLink({ Website: 'https://acme.test/thanks', BackgroundImage: 'https://acme.test/bg.jpg' });
       const blank = await app.inject({ method: 'GET', url: `/l/${link.reference}` });
       expect(blank.statusCode).toBe(200);
       expect(blank.body).toContain('<label for="amount">Amount (NGN)</label>');
       expect(blank.body).toContain('src="https://acme.test/bg.jpg"');
-      const wrong = await app.inject({ method: 'GET', url: `/l/${link.reference}?firstname=Ada&lastname=&email=nope&amount=abc` });
+      const wrong = await postForm(link.reference, { firstname: 'Ada', lastname: '', email: 'nope', amount: 'abc' });
       expect(wrong.statusCode).toBe(400);
       expect(wrong.body).toContain('aria-describedby="email-error"');
       expect(wrong.body).toContain('id="amount-error"');
       expect(wrong.body).toContain('value="Ada"');
     });
 
-    it('hands the checkout the customer, the amount, the link and where to go after paying', async () => {
+    it("hands the checkout the customer, the amount, the link and where to go after paying, with the customer's details in no address", async () => {
       const link = await createLink({ Website: 'https://acme.test/thanks' });
-      const page = await app.inject({ method: 'GET', url: `/l/${link.reference}?firstname=Ada&lastname=Obi&email=ada%40example.test&amount=2500.50` });
+      const form = await app.inject({ method: 'GET', url: `/l/${link.reference}` });
+      expect(form.body).toContain('<form method="post"');
+      const page = await postForm(link.reference, { firstname: 'Ada', lastname: 'Obi', email: 'ada@example.test', mobile: '+234 801 234 5678', amount: '2500.50' });
       expect(page.statusCode).toBe(200);
       const config = configOf(page.body);
       expect(config).toMatchObject({
@@ -211,16 +216,53 @@ describe('embedding, security headers and hosted pages', () => {
         'payment-link-id': link.id,
         'success-url': 'https://acme.test/thanks',
       });
-      expect(String(config['redirect-url'])).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:9999/l/${link.reference}\\?`));
+      // The order's return address after 3-D Secure is the link's own, with nothing about the customer.
+      expect(config['redirect-url']).toBe(`http://127.0.0.1:9999/l/${link.reference}`);
       expect(page.body).toContain('<h1>Donation</h1>');
+    });
+
+    it('ignores customer details put in the address, showing the empty form', async () => {
+      const link = await createLink({ Amount: 100 });
+      const page = await app.inject({ method: 'GET', url: `/l/${link.reference}?firstname=Ada&lastname=Obi&email=ada%40example.test` });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('Continue to payment');
+      expect(page.body).not.toContain('Ada');
+      expect(page.body).not.toContain('id="checkout-config"');
     });
 
     it('escapes what merchants and customers typed', async () => {
       const link = await createLink({ Name: '<script>alert(1)</script>', Amount: 100 });
-      const page = await app.inject({ method: 'GET', url: `/l/${link.reference}?firstname=%3C/script%3E&lastname=O&email=a%40b.test` });
+      const page = await postForm(link.reference, { firstname: '</script>', lastname: 'O', email: 'a@b.test' });
       expect(page.body).not.toContain('<script>alert(1)</script>');
       expect(page.body).not.toContain('</script>&');
       expect(configOf(page.body)['customer-first-name']).toBe('</script>');
+    });
+
+    it('shows the clear page for an inactive or used-up link whatever the address or the form carries', async () => {
+      const inactive = await createLink({ Amount: 100 });
+      await app.storage.query('UPDATE payment_links SET is_active = false WHERE reference = $1', [inactive.reference]);
+      const single = await createLink({ Amount: 100, Limit: 1 });
+      await app.storage.query('UPDATE payment_links SET uses = 1 WHERE reference = $1', [single.reference]);
+      for (const [link, words] of [[inactive, 'no longer active'], [single, 'already been used']] as const) {
+        const typed = await app.inject({ method: 'GET', url: `/l/${link.reference}?reference=LNK-MADEUP&firstname=Ada&lastname=Obi&email=ada%40example.test` });
+        expect(typed.statusCode).toBe(410);
+        expect(typed.body).toContain(words);
+        const posted = await postForm(link.reference, { firstname: 'Ada', lastname: 'Obi', email: 'ada@example.test' });
+        expect(posted.statusCode).toBe(410);
+        expect(posted.body).toContain(words);
+      }
+    });
+
+    it('lets a customer back from 3-D Secure see their order of the link even when that payment used the link up', async () => {
+      const link = await createLink({ Amount: 100, Limit: 1 });
+      const client = new CheckoutClient(app, keys);
+      const reference = await client.newOrder({ order: { amount: 100 }, payment: { paymentlinkid: link.id } });
+      await app.storage.query('UPDATE payment_links SET uses = 1 WHERE reference = $1', [link.reference]);
+      const back = await app.inject({ method: 'GET', url: `/l/${link.reference}?reference=${reference}&status=successful` });
+      expect(back.statusCode).toBe(200);
+      expect(configOf(back.body)).toMatchObject({ reference, 'payment-link-id': link.id });
+      const foreign = await client.newOrder();
+      expect((await app.inject({ method: 'GET', url: `/l/${link.reference}?reference=${foreign}&status=successful` })).statusCode).toBe(410);
     });
 
     it('refuses inactive and used-up links with a clear page', async () => {

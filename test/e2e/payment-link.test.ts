@@ -40,6 +40,9 @@ describe('the payment-link page', () => {
     expect(link.amount).toBeNull();
 
     const { page, problems } = await newPage(browser, { width: 700, height: 1000 });
+    // Every address the browser asked for, in every frame: the customer's details must be in none of them.
+    const addresses: string[] = [];
+    page.on('request', (request) => addresses.push(request.url()));
     await page.goto(link.paymentLinkUrl);
     await page.getByRole('heading', { name: 'Community library fund' }).waitFor();
     await page.getByLabel('Amount (NGN)').fill('7500');
@@ -68,6 +71,8 @@ describe('the payment-link page', () => {
 
     const verified = await verifyOrder(server, reference);
     expect(verified.data).toMatchObject({ statusId: 5, status: 'Successful', paymentLink: { id: link.id } });
+    expect(addresses.filter((address) => /chidi|okeke/i.test(decodeURIComponent(address)))).toEqual([]);
+    expect([...landed.searchParams.keys()].sort()).toEqual(['reference', 'status']);
     expect(problems).toEqual([]);
   });
 });

@@ -1,19 +1,23 @@
 import type { CkCheckout } from '../components/checkout.ts';
 
 /**
- * The checkout on a payment-link page (`/l/{reference}`): the backend gives it the link's id, the customer and
- * where to send the customer after paying (the link's Website). The order reference is made here, once per
- * customer and amount in this tab, so a reload picks up the same order; after success the customer goes on to
- * the merchant's site with `reference` and `status`, as after any hosted payment.
+ * The checkout on a payment-link page (`/l/{reference}`): the backend gives it the link's id, the customer (from
+ * the form's posted body, never the address) and where to send the customer after paying (the link's Website).
+ * The order reference is made here, once per customer and amount in this tab, so posting the same details again
+ * picks up the same order; back from 3-D Secure the page gets the order's reference instead. After success the
+ * customer goes on to the merchant's site with only `reference` and `status`, as after any hosted payment.
  */
 const STORAGE_PREFIX = 'ck-link:';
 
 export function preparePaymentLink(checkout: CkCheckout, successUrl: string): void {
-  const key = `${STORAGE_PREFIX}${checkout.paymentLinkId}:${customerQuery()}`;
-  if (!checkout.reference) checkout.reference = remembered(key) ?? remember(key, newReference());
+  const linkPrefix = `${STORAGE_PREFIX}${checkout.paymentLinkId}:`;
+  if (!checkout.reference) {
+    const key = `${linkPrefix}${customerKey(checkout)}`;
+    checkout.reference = remembered(key) ?? remember(key, newReference());
+  }
 
   checkout.addEventListener('checkout:success', (event) => {
-    forget(key);
+    forget(linkPrefix, event.reference ?? checkout.reference);
     const target = websiteUrl(successUrl);
     if (!target) return;
     target.searchParams.set('reference', event.reference ?? checkout.reference);
@@ -22,13 +26,10 @@ export function preparePaymentLink(checkout: CkCheckout, successUrl: string): vo
   });
 }
 
-/** The customer's answers on this page, without the parameters the 3-D Secure return adds. */
-function customerQuery(): string {
-  const query = new URLSearchParams(window.location.search);
-  query.delete('reference');
-  query.delete('status');
-  query.sort();
-  return query.toString();
+/** The customer's answers, as the backend gave them to the checkout. */
+function customerKey(checkout: CkCheckout): string {
+  const names = ['amount', 'customer-first-name', 'customer-last-name', 'customer-email', 'customer-mobile'];
+  return JSON.stringify(names.map((name) => checkout.getAttribute(name) ?? ''));
 }
 
 /** 24 random hex digits: unguessable enough that two customers of one link never collide. */
@@ -64,9 +65,12 @@ function remember(key: string, reference: string): string {
   return reference;
 }
 
-function forget(key: string): void {
+/** The paid order is no longer one to resume: whichever customer entry of this link kept it goes. */
+function forget(linkPrefix: string, reference: string): void {
   try {
-    window.sessionStorage.removeItem(key);
+    for (const key of Object.keys(window.sessionStorage)) {
+      if (key.startsWith(linkPrefix) && window.sessionStorage.getItem(key) === reference) window.sessionStorage.removeItem(key);
+    }
   } catch {
     // Nothing was stored.
   }
