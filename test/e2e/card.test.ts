@@ -52,6 +52,35 @@ describe('card payments in the inline checkout on the demo page', () => {
     expect(problems).toEqual([]);
   });
 
+  it("reloading the merchant page while the bank's 3-D Secure page is open resumes and completes the payment", async () => {
+    const { page, problems } = await newPage(browser);
+    await page.goto(`${server.baseUrl}/demo/`);
+    const checkout = checkoutIn(page);
+    await logEntry(page, 'checkout:ready', 'inline-checkout').waitFor();
+    const reference = (await page.locator('#inline-reference').textContent()) ?? '';
+    await chooseMethod(checkout, 'Card');
+    await payByCard(checkout, '4242 4242 4242 4242');
+    await checkout.getByRole('heading', { name: 'Authenticate your payment' }).waitFor();
+
+    // The customer reloads the shop's page with the bank's page open in the checkout.
+    await page.reload();
+    await logEntry(page, 'checkout:ready', 'inline-checkout').waitFor();
+    expect(await page.locator('#inline-reference').textContent()).toBe(reference);
+    const resume = checkout.getByRole('button', { name: 'Continue with your bank' });
+    await resume.waitFor();
+    await screenshot(page, 'card-3ds-resume-after-reload');
+    await resume.click();
+    await checkout.getByRole('heading', { name: 'Authenticate your payment' }).waitFor();
+    await authenticate(checkout, 'approve');
+
+    await checkout.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    const success = logEntry(page, 'checkout:success', 'inline-checkout');
+    await success.waitFor();
+    expect(await success.getAttribute('data-reference')).toBe(reference);
+    expect((await verifyOrder(server, reference)).data).toMatchObject({ statusId: 5, status: 'Successful' });
+    expect(problems).toEqual([]);
+  });
+
   it('reports a failed 3-D Secure as a decline, then pays with another card', async () => {
     const { page, problems } = await newPage(browser);
     await page.goto(`${server.baseUrl}/demo/`);
