@@ -51,9 +51,15 @@ export const httpUrl = z
     { message: 'must be an absolute http or https URL' },
   );
 
-/** A positive amount in major units, as a JSON number or a numeric string (some clients quote it). */
-export const positiveAmount = z.preprocess(
-  (value) => (typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value),
+/**
+ * A number given as a JSON number or as a digit string (some clients quote numbers). The union, not a
+ * preprocess, so the OpenAPI document shows both accepted forms.
+ */
+const numberOrDigits = (pattern: RegExp, message: string) =>
+  z.union([z.number(), z.string().regex(pattern, { message })], { message }).transform((value) => (typeof value === 'string' ? Number(value) : value));
+
+/** A positive amount in major units, as a JSON number or a numeric string. */
+export const positiveAmount = numberOrDigits(/^\s*\d+(\.\d+)?\s*$/, 'must be a number').pipe(
   z.number({ message: 'must be a number' }).positive({ message: 'must be greater than 0' }).max(1e12, { message: 'is too large' }),
 );
 
@@ -61,8 +67,7 @@ export const positiveAmount = z.preprocess(
 export const INT4_MAX = 2_147_483_647;
 
 /** A whole number given as a JSON number or a digit string, within the range an `integer` column holds. */
-export const wholeNumber = z.preprocess(
-  (value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+export const wholeNumber = numberOrDigits(/^\s*\d+\s*$/, 'must be a whole number').pipe(
   z
     .number({ message: 'must be a whole number' })
     .int({ message: 'must be a whole number' })
@@ -71,11 +76,4 @@ export const wholeNumber = z.preprocess(
 );
 
 /** A row id: a positive whole number that fits an `integer` column. */
-export const positiveId = z.preprocess(
-  (value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
-  z
-    .number({ message: 'must be a whole number' })
-    .int({ message: 'must be a whole number' })
-    .min(1, { message: 'must be at least 1' })
-    .max(INT4_MAX, { message: `must be at most ${INT4_MAX}` }),
-);
+export const positiveId = wholeNumber.pipe(z.number().min(1, { message: 'must be at least 1' }));

@@ -1,0 +1,52 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../support/app.ts';
+
+type Operation = { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> };
+type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Record<string, unknown>> } };
+
+/** The OpenAPI document at /docs/json tells a client what the API really accepts and answers. */
+describe('the OpenAPI document', () => {
+  const context = useTestApp('pglite');
+  let document: Document;
+
+  beforeAll(async () => {
+    const response = await context.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(response.statusCode).toBe(200);
+    document = response.json() as Document;
+  });
+
+  it('describes the payment link request as clients may send it', () => {
+    const request = document.components.schemas.CreatePaymentLinkRequest!;
+    expect(request.additionalProperties).not.toBe(false);
+    const properties = request.properties as Record<string, Record<string, unknown>>;
+    expect(properties.Currency).toMatchObject({ type: 'string' });
+    for (const field of ['Amount', 'Limit']) {
+      const types = (properties[field]!.anyOf as { type: string }[]).map((option) => option.type);
+      expect(types.sort()).toEqual(['number', 'string']);
+    }
+    expect(document.paths['/checkout/links/create']!.post!.responses['200']).toBeDefined();
+  });
+
+  it('documents the rate limit on every encrypted order endpoint', () => {
+    for (const path of ['/checkout/order/create', '/checkout/order/status', '/checkout/order/event/track', '/checkout/order/fee', '/checkout/order/pay']) {
+      expect(Object.keys(document.paths[path]!.post!.responses), path).toContain('429');
+    }
+  });
+
+  it('documents the envelope errors every route can give', () => {
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const codes = Object.keys(operation.responses);
+        expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(['405', '500']));
+        if (method === 'post') expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '413', '415']));
+      }
+    }
+    expect(document.paths['/checkout/order/verify']!.post!.responses['500']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+  });
+
+  it('documents the answers of the 3-D Secure form post', () => {
+    const responses = document.paths['/checkout/3ds/{paymentReference}']!.post!.responses;
+    expect(Object.keys(responses)).toEqual(expect.arrayContaining(['303', '404', '422']));
+    expect(Object.keys(responses['422']!.content!)).toEqual(['text/html']);
+  });
+});
