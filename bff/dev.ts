@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createServer as createViteServer } from 'vite';
 import { buildApp } from './app.ts';
-import { listenWithBanner, readConfigOrExit } from './process.ts';
+import { exitOnStartupFailure, listenWithBanner, readConfigOrExit } from './process.ts';
 
 /**
  * `npm run dev`: one port for everything. Vite's dev server (hot reload) answers the widget under /widget/;
@@ -30,7 +30,7 @@ const app = await buildApp(config, {
     });
     return httpServer;
   },
-});
+}).catch(exitOnStartupFailure);
 // The app is ready (no more hooks); closing it closes the HTTP server, and Vite with it.
 httpServer.once('close', () => void vite.close());
-await listenWithBanner(app, config, ['  widget: Vite dev server with hot reload under /widget/']);
+await listenWithBanner(app, config, ['  widget: Vite dev server with hot reload under /widget/']).catch(exitOnStartupFailure);

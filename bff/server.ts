@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
-import { listenWithBanner, readConfigOrExit } from './process.ts';
+import { exitOnStartupFailure, listenWithBanner, readConfigOrExit } from './process.ts';
 import { widgetBuildIsStale } from './widget-build.ts';
 
 /** `npm start`: read config once, build the widget if it was never built or its sources changed since, build the app, listen. */
@@ -11,4 +11,6 @@ if (widgetBuildIsStale(config.widgetDir, widgetSources)) {
   const { build } = await import('vite');
   await build({ logLevel: 'warn', build: { outDir: config.widgetDir, emptyOutDir: true } });
 }
-await listenWithBanner(await buildApp(config), config);
+await buildApp(config)
+  .then((app) => listenWithBanner(app, config))
+  .catch(exitOnStartupFailure);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { cleanPlace, newPlace } from '../support/app.ts';
 
@@ -90,6 +91,46 @@ describe('the server process', () => {
     } finally {
       await stop(again.child);
     }
+  });
+
+  /** Runs the process entry where it cannot start; resolves with its exit code and what it wrote. */
+  async function failedStart(env: NodeJS.ProcessEnv) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bff/server.ts'], {
+      env: { ...process.env, LOG_LEVEL: 'warn', CHECKOUT_WIDGET_DIR: path.join(place.dataDir, 'widget'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    // The widget build note may come first; the failure is the last line, and the only one after it.
+    return { code, stdout, reason: stderr.trim().split('\n').filter((line) => !line.startsWith('Building the widget')) };
+  }
+
+  it('stops with one line naming what to fix when it cannot listen, reach its database or read its master key', async () => {
+    const busy = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => busy.once('listening', resolve));
+    const busyPort = (busy.address() as { port: number }).port;
+    try {
+      const inUse = await failedStart({ PORT: String(busyPort), CHECKOUT_DATA_DIR: path.join(place.dataDir, 'busy') });
+      expect(inUse.code).toBe(1);
+      expect(inUse.reason).toEqual([`Cannot listen on 127.0.0.1:${busyPort}: the port is already in use (set PORT).`]);
+    } finally {
+      busy.close();
+    }
+
+    const unreachable = await failedStart({ DATABASE_URL: 'postgres://app:hunter2@127.0.0.1:1/shop', PORT: String(await freePort()) });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.reason).toEqual(['Cannot use the PostgreSQL database 127.0.0.1:1/shop (DATABASE_URL): the connection was refused (is the server running?).']);
+
+    const damaged = path.join(place.dataDir, 'damaged');
+    mkdirSync(damaged, { recursive: true });
+    writeFileSync(path.join(damaged, 'master.key'), 'not a key\n');
+    const noKey = await failedStart({ CHECKOUT_DATA_DIR: damaged, PORT: String(await freePort()) });
+    expect(noKey.code).toBe(1);
+    expect(noKey.reason).toEqual([`Invalid configuration: ${path.join(damaged, 'master.key')} does not hold a 32-byte base64 master key; restore it from a backup or set CHECKOUT_MASTER_KEY.`]);
+    expect(noKey.stdout).not.toContain('secretKey');
   });
 
   it('refuses to start on a bad setting with one line naming it', async () => {
