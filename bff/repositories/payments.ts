@@ -66,27 +66,17 @@ export async function listOpenPayments(db: Queryable, orderId: number): Promise<
   return rows.map(toPayment);
 }
 
-export async function listExpiredTransfers(db: Queryable, now: Date, limit: number): Promise<Payment[]> {
-  const rows = await db.query<PaymentRow>(
-    `SELECT * FROM order_payments WHERE stage = 'transfer' AND status_id = 2 AND transfer_expires_at <= $1 ORDER BY transfer_expires_at LIMIT $2`,
-    [now, limit],
-  );
-  return rows.map(toPayment);
-}
+/**
+ * Open attempts of one stage whose clock ran out, oldest first: transfers past their account's expiry, 3-D Secure
+ * initiated before the cut-off, processing untouched since before it (interrupted between processor and database).
+ */
+const DUE_COLUMN = { transfer: 'transfer_expires_at', authentication: 'created_at', processing: 'updated_at' } as const;
 
-export async function listExpiredAuthentications(db: Queryable, initiatedBefore: Date, limit: number): Promise<Payment[]> {
+export async function listDueAttempts(db: Queryable, stage: keyof typeof DUE_COLUMN, dueAt: Date, limit: number): Promise<Payment[]> {
+  const column = DUE_COLUMN[stage];
   const rows = await db.query<PaymentRow>(
-    `SELECT * FROM order_payments WHERE stage = 'authentication' AND status_id = 2 AND created_at <= $1 ORDER BY created_at LIMIT $2`,
-    [initiatedBefore, limit],
-  );
-  return rows.map(toPayment);
-}
-
-/** Attempts left in `processing` since before the given time: interrupted between the processor and the database. */
-export async function listStuckProcessing(db: Queryable, unchangedSince: Date, limit: number): Promise<Payment[]> {
-  const rows = await db.query<PaymentRow>(
-    `SELECT * FROM order_payments WHERE stage = 'processing' AND status_id = 2 AND updated_at <= $1 ORDER BY updated_at LIMIT $2`,
-    [unchangedSince, limit],
+    `SELECT * FROM order_payments WHERE stage = $1 AND status_id = 2 AND ${column} <= $2 ORDER BY ${column} LIMIT $3`,
+    [stage, dueAt, limit],
   );
   return rows.map(toPayment);
 }

@@ -18,6 +18,9 @@ export type IssuedKeys = {
   encryptionKey: string;
 };
 
+/** Keys generated for one mode, before they are stored. */
+type KeyMaterial = Awaited<ReturnType<MerchantService['prepareKeys']>>;
+
 export type MerchantProfile = { name: string; country: string; supportEmail: string; allowedOrigins?: string[] };
 
 export class MerchantService {
@@ -36,7 +39,7 @@ export class MerchantService {
     tx: Parameters<typeof merchants.insertMerchant>[0],
     profile: MerchantProfile,
     mode: Mode,
-    material: Awaited<ReturnType<MerchantService['prepareKeys']>>,
+    material: KeyMaterial,
   ): Promise<IssuedKeys> {
     const allowedOrigins = [...new Set((profile.allowedOrigins ?? []).map((origin) => new URL(origin).origin))];
     const merchant = await merchants.insertMerchant(tx, { ...profile, allowedOrigins });
@@ -122,7 +125,7 @@ export class MerchantService {
     tx: Parameters<typeof merchants.insertApiKey>[0],
     merchant: Merchant,
     mode: Mode,
-    material: Awaited<ReturnType<MerchantService['prepareKeys']>>,
+    material: KeyMaterial,
   ): Promise<IssuedKeys> {
     const { publishable, secret, rsa, jwe } = material;
     await merchants.insertApiKey(tx, { merchantId: merchant.id, mode, kind: 'publishable', lookup: publishable.lookup, digest: publishable.digest, publishableKey: publishable.key });

@@ -457,13 +457,13 @@ export class PaymentService {
 
   /** Every transfer account past its expiry, in batches. */
   async expireTransferAccounts(): Promise<number> {
-    return this.sweep((limit) => payments.listExpiredTransfers(this.storage, this.clock.now(), limit), (order, payment) => this.expire(order, payment));
+    return this.sweep((limit) => payments.listDueAttempts(this.storage, 'transfer', this.clock.now(), limit), (order, payment) => this.expire(order, payment));
   }
 
   /** Every 3-D Secure attempt initiated more than AUTHENTICATION_EXPIRY_MS ago and still unanswered. */
   async expireAbandonedAuthentications(): Promise<number> {
     return this.sweep(
-      (limit) => payments.listExpiredAuthentications(this.storage, new Date(this.clock.now().getTime() - AUTHENTICATION_EXPIRY_MS), limit),
+      (limit) => payments.listDueAttempts(this.storage, 'authentication', new Date(this.clock.now().getTime() - AUTHENTICATION_EXPIRY_MS), limit),
       (order, payment) => this.expireAuthentication(order, payment),
     );
   }
@@ -471,7 +471,7 @@ export class PaymentService {
   /** Every attempt left in `processing` for longer than PROCESSING_TIMEOUT_MS. */
   async resolveInterruptedAttempts(): Promise<number> {
     return this.sweep(
-      (limit) => payments.listStuckProcessing(this.storage, new Date(this.clock.now().getTime() - PROCESSING_TIMEOUT_MS), limit),
+      (limit) => payments.listDueAttempts(this.storage, 'processing', new Date(this.clock.now().getTime() - PROCESSING_TIMEOUT_MS), limit),
       (order, payment) => this.resolveInterrupted(order, payment),
     );
   }
