@@ -324,6 +324,7 @@ export class CheckoutFlow implements ReactiveController {
     this.authUrl = cached?.authUrl;
     this.#returning = returning;
     const status = await this.api!.orderStatus(reference, signal);
+    signal.throwIfAborted();
     if (returning) void this.#track('authentication-finished');
     // The status answer has no items or methods: an unpaid order can only be shown from this tab's record.
     if (status.data.payment_status === 1 && !this.order) throw new (await loadApi()).ApiError('NF404', 'The order details are not available here.');
@@ -399,6 +400,8 @@ export class CheckoutFlow implements ReactiveController {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const status = await this.api!.orderStatus(reference, signal);
+        // The customer may have chosen another method while the answer was on its way: it is no longer theirs to see.
+        signal.throwIfAborted();
         failures = 0;
         if (this.#applyStatus(status)) return status;
       } catch (error) {

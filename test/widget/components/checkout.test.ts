@@ -363,6 +363,32 @@ describe('ck-checkout', () => {
     expect(stub.requestsTo('/checkout/order/status')).to.have.length(polls, 'no more polling once the customer pays another way');
   });
 
+  it('stays on the payment options when a status answer arrives just after the customer changed method', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer() });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const statusAsked = new Promise<void>((resolve) => (asked = resolve));
+    stub.answerAlways('/checkout/order/status', async () => {
+      asked();
+      await released;
+      return { body: transferStatus() };
+    });
+    await mount();
+    await choose('Bank transfer');
+    buttonByText(root(), 'Get account details').click();
+    await view('transfer');
+    buttonByText(root(), 'I have sent the money').click();
+    await statusAsked;
+
+    buttonByText(root(), 'Change payment method').click();
+    await view('options');
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(checkout.view).to.equal('options');
+  });
+
   it('does not offer another method once part of the transfer has arrived', async () => {
     stub.answer('/checkout/order/create', { body: createOrderAnswer() });
     stub.answer('/checkout/order/pay', { body: transferAnswer() });

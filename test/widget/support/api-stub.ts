@@ -105,6 +105,15 @@ export class ApiStub {
   }
 
   async #handle(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+    // As `fetch` does: an aborted request fails, also when the abort comes while the answer is being made.
+    const signal = init.signal ?? undefined;
+    signal?.throwIfAborted();
+    const response = await this.#answer(input, init);
+    signal?.throwIfAborted();
+    return response;
+  }
+
+  async #answer(input: RequestInfo | URL, init: RequestInit): Promise<Response> {
     const url = new URL(input instanceof Request ? input.url : String(input), window.location.href);
     const headers = new Headers(init.headers);
     if (headers.get('api-key') !== API_KEY) return json(401, { status: 'failed', statusCode: 'AUTH401', message: 'The api-key header is missing or unknown.' });
