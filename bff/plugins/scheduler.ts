@@ -12,7 +12,7 @@ export default fp<{ intervalMs: number }>(
     let running: Promise<unknown> | undefined;
     // One run at a time: a slow run (a large backlog after a restart) is not joined by the next tick.
     const sweep = () => {
-      running ??= app.payments
+      running ??= app.deadlines
         .runTimedWork()
         .catch((error: unknown) => app.log.error({ err: error }, 'timed payment work failed'))
         .finally(() => {

@@ -51,7 +51,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       if (!found) return reply.code(404).send(messagePage('Payment not found', 'No payment awaits authentication here.'));
       const { payment, order } = found;
       reply.pagePolicy(await policyFor(order, payment));
-      if (app.payments.authenticationExpired(payment)) {
+      if (app.deadlines.authenticationExpired(payment)) {
         return reply.send(
           messagePage('Authentication expired', 'This authentication has expired: it was not completed in time. Return to the merchant to pay again.', {
             href: app.payments.returnUrl(order, payment),

@@ -19,13 +19,13 @@ import type { LinkService } from './links.ts';
 import { toSubsidiary } from './links.ts';
 import { presentCustomer, presentStatus, presentVerify, representativePayment } from './order-views.ts';
 import type { Clock } from './clock.ts';
-import type { PaymentService } from './payments.ts';
+import type { DeadlineService } from './deadlines.ts';
 
 export class OrderService {
   constructor(
     private readonly storage: Storage,
     private readonly links: LinkService,
-    private readonly paymentService: PaymentService,
+    private readonly deadlines: DeadlineService,
     private readonly clock: Clock,
   ) {}
 
@@ -152,14 +152,14 @@ export class OrderService {
 
   async status(caller: Caller, reference: string) {
     const order = await this.findOwn(caller, reference);
-    await this.paymentService.expireDueAttempts(order);
+    await this.deadlines.resolveDue(order);
     const all = await payments.listPayments(this.storage, order.id);
     return presentStatus(order, representativePayment(all));
   }
 
   async verify(caller: Caller, reference: string) {
     let order = await this.findOwn(caller, reference);
-    if (await this.paymentService.expireDueAttempts(order)) order = await this.findOwn(caller, reference);
+    if (await this.deadlines.resolveDue(order)) order = await this.findOwn(caller, reference);
     const all = await payments.listPayments(this.storage, order.id);
     const link = order.paymentLinkId === null ? undefined : await linkRepository.findLinkById(this.storage, order.merchantId, order.paymentLinkId);
     return presentVerify(order, all, caller.merchant, link ? this.links.present(link, caller.merchant) : null);

@@ -6,36 +6,32 @@ import { formatTimestamp } from '../../shared/timestamps.ts';
 import { computeFee } from '../domain/fees.ts';
 import type { Caller, Mode } from '../domain/merchant.ts';
 import type { Order, Payment } from '../domain/order.ts';
-import { AUTHENTICATION_EXPIRY_MS, MAX_AUTH_ATTEMPTS, PROCESSING_TIMEOUT_MS } from '../domain/order-state.ts';
+import { MAX_AUTH_ATTEMPTS } from '../domain/order-state.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { RESPONSE_MESSAGES, type ChargeOutcome, type PaymentProcessor } from '../processor/processor.ts';
-import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
 import * as payments from '../repositories/payments.ts';
 import type { Queryable, Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
+import type { DeadlineService } from './deadlines.ts';
 import { amountInMinorUnits } from './fees.ts';
 import { presentOrderPayment } from './order-views.ts';
 import { newPaymentReference } from './orders.ts';
+import type { SettledOutcome, Settlement } from './settlement.ts';
 
 export type PaymentSettings = { publicBaseUrl: string; transferExpiryMinutes: number; otpSecret: Buffer };
 
 const BRAND_NAMES: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', verve: 'Verve', amex: 'American Express', unknown: 'Card' };
 const TRANSFER_AWAITED = 'Awaiting bank transfer: send the exact amount to the account shown before it expires.';
 
-type SettledOutcome = Exclude<ChargeOutcome, { kind: 'authenticate' }>;
-
 /** The processor per mode; a mode without one refuses payments (live, until an acquirer is connected). */
 export type Processors = Partial<Record<Mode, PaymentProcessor>>;
 
 export const LIVE_PAYMENTS_DISABLED = 'Live payments are not enabled for this merchant: no acquirer is connected.';
 
-/** The response message of a 3-D Secure attempt the customer never finished in time (code 05). */
-export const AUTHENTICATION_EXPIRED = 'Authentication expired';
-
 /**
- * Payment attempts on orders: card (with and without 3-D Secure, new or saved), bank transfer, and the timed
- * expiry of transfer accounts. Each attempt moves through the order state machine in short transactions guarded
+ * Payment attempts on orders: card (with and without 3-D Secure, new or saved) and bank transfer; how each ends
+ * is `Settlement`'s, and what happens when time runs out is `DeadlineService`'s. Each attempt moves through the order state machine in short transactions guarded
  * by the current state; the processor is asked between them, never inside one.
  */
 export class PaymentService {
@@ -44,6 +40,8 @@ export class PaymentService {
     private readonly processors: Processors,
     private readonly clock: Clock,
     private readonly settings: PaymentSettings,
+    private readonly settlement: Settlement,
+    private readonly deadlines: DeadlineService,
   ) {}
 
   /** The mode's processor; refused before anything is stored when the mode has none. */
@@ -141,7 +139,7 @@ export class PaymentService {
       });
       return this.respond(order, waiting ?? (await payments.findPaymentByReference(this.storage, reference)) ?? payment, caller.merchant.name);
     }
-    return this.respond(order, await this.settle(order, payment, outcome, 'processing'), caller.merchant.name);
+    return this.respond(order, await this.settlement.settle(order, payment, outcome, 'processing'), caller.merchant.name);
   }
 
   /**
@@ -192,69 +190,10 @@ export class PaymentService {
         return updated ?? (await payments.findPaymentByReference(this.storage, payment.reference)) ?? payment;
       } catch (error) {
         if (attempt >= 2 || (error as { code?: string }).code !== '23505') {
-          return this.settle(order, payment, { kind: 'declined', code: '91' }, 'processing');
+          return this.settlement.settle(order, payment, { kind: 'declined', code: '91' }, 'processing');
         }
       }
     }
-  }
-
-  /** Ends an attempt with the processor's verdict, guarded by the stage it must still be in. */
-  private async settle(order: Order, payment: Payment, outcome: SettledOutcome, stage: Payment['stage'], extra: payments.PaymentPatch = {}): Promise<Payment> {
-    try {
-      const settled = await this.storage.transaction((tx) => this.settleWithin(tx, order, payment, outcome, stage, extra));
-      return settled ?? (await payments.findPaymentByReference(this.storage, payment.reference)) ?? payment;
-    } catch (error) {
-      // The unique index on successful payments refused a second success: the order was paid by another attempt.
-      if ((error as { code?: string }).code !== '23505') throw error;
-      return this.settle(order, payment, { kind: 'declined', code: '12' }, stage, { remarks: 'Order already paid by another attempt; nothing was charged' });
-    }
-  }
-
-  /** The same inside a caller's transaction; undefined when the guard finds the payment already moved on. */
-  private async settleWithin(
-    tx: Queryable,
-    order: Order,
-    payment: Payment,
-    outcome: SettledOutcome,
-    stage: Payment['stage'],
-    extra: payments.PaymentPatch,
-  ): Promise<Payment | undefined> {
-    const now = this.clock.now();
-    if (outcome.kind === 'approved') {
-      const approved = await payments.transitionPayment(
-        tx,
-        payment.id,
-        'approve',
-        { stage: 'done', responseCode: '00', responseMessage: RESPONSE_MESSAGES['00'], remarks: 'Payment approved', confirmedAt: now, ...extra },
-        { stage, now },
-      );
-      if (!approved) return undefined;
-      await orders.transitionOrder(tx, order.id, 'paid', now);
-      if (approved.saveCard && approved.cardFirst6 && approved.cardLast4 && approved.cardExpiry && outcome.cardToken) {
-        await payments.saveCard(tx, order.customer.id, {
-          token: outcome.cardToken,
-          brand: approved.cardBrand ?? 'unknown',
-          first6: approved.cardFirst6,
-          last4: approved.cardLast4,
-          expiry: approved.cardExpiry,
-        }, now);
-      }
-      if (order.paymentLinkId !== null) await linkRepository.countLinkUse(tx, order.paymentLinkId);
-      await orders.insertEvent(tx, order.id, 'payment-approved', 'system', { paymentReference: payment.reference }, now);
-      return approved;
-    }
-    const message = RESPONSE_MESSAGES[outcome.code];
-    const declined = await payments.transitionPayment(
-      tx,
-      payment.id,
-      'decline',
-      { stage: 'done', responseCode: outcome.code, responseMessage: message, remarks: `Payment declined: ${message}`, ...extra },
-      { stage, now },
-    );
-    if (!declined) return undefined;
-    await orders.transitionOrder(tx, order.id, 'attempt-failed', now);
-    await orders.insertEvent(tx, order.id, 'payment-declined', 'system', { paymentReference: payment.reference, code: outcome.code }, now);
-    return declined;
   }
 
   /** The envelope of a pay answer: 00 approved, 02 pending, or the decline code with status failed. */
@@ -302,16 +241,10 @@ export class PaymentService {
     if (!payment || payment.option !== 'C') return undefined;
     const order = await orders.findOrderById(this.storage, payment.orderId);
     if (!order || !this.processors[order.mode]) return undefined;
-    if (payment.stage === 'authentication' && this.authenticationDue(payment, this.clock.now())) {
-      await this.expireAuthentication(order, payment);
+    if (await this.deadlines.resolveDue(order)) {
       return { payment: (await payments.findPaymentByReference(this.storage, paymentReference)) ?? payment, order };
     }
     return { payment, order };
-  }
-
-  /** True when the attempt ended because the customer did not authenticate in time. */
-  authenticationExpired(payment: Payment): boolean {
-    return payment.statusId === 4 && payment.responseMessage === AUTHENTICATION_EXPIRED;
   }
 
   /**
@@ -352,7 +285,7 @@ export class PaymentService {
       outcome = { kind: 'declined', code: '91' };
     }
     await orders.insertEvent(this.storage, order.id, 'authentication-finished', 'system', { paymentReference, passed }, this.clock.now());
-    const settled = await this.settle(order, taken, outcome, 'processing');
+    const settled = await this.settlement.settle(order, taken, outcome, 'processing');
     return { kind: 'finished', payment: settled, order };
   }
 
@@ -376,7 +309,7 @@ export class PaymentService {
       throw notFound(`No transfer account ${accountNumber} exists for this merchant.`);
     }
     const amountMinor = amountInMinorUnits(amount, order.currency, 'amount');
-    await this.expireDueAttempts(order);
+    await this.deadlines.resolveDue(order);
     const now = this.clock.now();
     const payment = await this.storage.transaction(async (tx) => {
       await orders.lockOrder(tx, order.id);
@@ -396,7 +329,7 @@ export class PaymentService {
         );
       }
       const excess = received - current.totalMinor;
-      return this.settleWithin(tx, order, current, { kind: 'approved', cardToken: '' }, 'transfer', {
+      return this.settlement.within(tx, order, current, { kind: 'approved', cardToken: '' }, 'transfer', {
         receivedMinor: received,
         excessMinor: excess,
         remarks: excess > 0 ? `Transfer received with an excess of ${toMajorUnits(excess, order.currency)} ${order.currency}, recorded for refund` : 'Transfer received',
@@ -425,138 +358,5 @@ export class PaymentService {
             : 'Payment complete.'
           : `Partial payment received. ${major(due)} ${order.currency} is still due.`,
     };
-  }
-
-  /**
-   * Resolves this order's attempts whose time is up (transfer account expired, 3-D Secure abandoned, processing
-   * interrupted), so a read never lags the timed work; true when something changed.
-   */
-  async expireDueAttempts(order: Order): Promise<boolean> {
-    const now = this.clock.now();
-    let changed = false;
-    for (const open of await payments.listOpenPayments(this.storage, order.id)) {
-      if (open.stage === 'transfer' && open.transferExpiresAt && open.transferExpiresAt <= now) {
-        changed = (await this.expire(order, open)) || changed;
-      } else if (open.stage === 'authentication' && this.authenticationDue(open, now)) {
-        changed = (await this.expireAuthentication(order, open)) || changed;
-      } else if (open.stage === 'processing' && open.updatedAt.getTime() + PROCESSING_TIMEOUT_MS <= now.getTime()) {
-        changed = (await this.resolveInterrupted(order, open)) || changed;
-      }
-    }
-    return changed;
-  }
-
-  /** The timed work, every kind in turn; runs periodically and once at start, so it catches up after a restart. */
-  async runTimedWork(): Promise<{ transfers: number; authentications: number; interrupted: number }> {
-    return {
-      transfers: await this.expireTransferAccounts(),
-      authentications: await this.expireAbandonedAuthentications(),
-      interrupted: await this.resolveInterruptedAttempts(),
-    };
-  }
-
-  /** Every transfer account past its expiry, in batches. */
-  async expireTransferAccounts(): Promise<number> {
-    return this.sweep((limit) => payments.listDueAttempts(this.storage, 'transfer', this.clock.now(), limit), (order, payment) => this.expire(order, payment));
-  }
-
-  /** Every 3-D Secure attempt initiated more than AUTHENTICATION_EXPIRY_MS ago and still unanswered. */
-  async expireAbandonedAuthentications(): Promise<number> {
-    return this.sweep(
-      (limit) => payments.listDueAttempts(this.storage, 'authentication', new Date(this.clock.now().getTime() - AUTHENTICATION_EXPIRY_MS), limit),
-      (order, payment) => this.expireAuthentication(order, payment),
-    );
-  }
-
-  /** Every attempt left in `processing` for longer than PROCESSING_TIMEOUT_MS. */
-  async resolveInterruptedAttempts(): Promise<number> {
-    return this.sweep(
-      (limit) => payments.listDueAttempts(this.storage, 'processing', new Date(this.clock.now().getTime() - PROCESSING_TIMEOUT_MS), limit),
-      (order, payment) => this.resolveInterrupted(order, payment),
-    );
-  }
-
-  private async sweep(listDue: (limit: number) => Promise<Payment[]>, resolve: (order: Order, payment: Payment) => Promise<boolean>): Promise<number> {
-    let resolved = 0;
-    for (;;) {
-      const due = await listDue(100);
-      let progressed = false;
-      for (const payment of due) {
-        const order = await orders.findOrderById(this.storage, payment.orderId);
-        if (order && (await resolve(order, payment))) {
-          resolved += 1;
-          progressed = true;
-        }
-      }
-      // A batch in which nothing could be resolved would come back forever: stop and try again next time.
-      if (due.length === 0 || !progressed) return resolved;
-    }
-  }
-
-  private authenticationDue(payment: Payment, now: Date): boolean {
-    return payment.createdAt.getTime() + AUTHENTICATION_EXPIRY_MS <= now.getTime();
-  }
-
-  private async expire(order: Order, payment: Payment): Promise<boolean> {
-    const now = this.clock.now();
-    const refund = payment.receivedMinor > 0 ? `; ${toMajorUnits(payment.receivedMinor, order.currency)} ${order.currency} received is recorded for refund` : '';
-    return this.storage.transaction(async (tx) => {
-      const expired = await payments.transitionPayment(
-        tx,
-        payment.id,
-        'expire',
-        { stage: 'done', responseCode: '04', responseMessage: RESPONSE_MESSAGES['04'], remarks: `${RESPONSE_MESSAGES['04']}${refund}` },
-        { stage: 'transfer', now },
-      );
-      if (!expired) return false;
-      await orders.transitionOrder(tx, order.id, 'attempt-failed', now);
-      await orders.insertEvent(tx, order.id, 'transfer-account-expired', 'system', { paymentReference: payment.reference }, now);
-      return true;
-    });
-  }
-
-  /** A 3-D Secure attempt the customer never finished: declined 05, so the order may be paid again. */
-  private async expireAuthentication(order: Order, payment: Payment): Promise<boolean> {
-    const now = this.clock.now();
-    const minutes = AUTHENTICATION_EXPIRY_MS / 60_000;
-    return this.storage.transaction(async (tx) => {
-      const expired = await payments.transitionPayment(
-        tx,
-        payment.id,
-        'expire',
-        { stage: 'done', responseCode: '05', responseMessage: AUTHENTICATION_EXPIRED, remarks: `Authentication expired: the customer did not authenticate within ${minutes} minutes` },
-        { stage: 'authentication', now },
-      );
-      if (!expired) return false;
-      await orders.transitionOrder(tx, order.id, 'attempt-failed', now);
-      await orders.insertEvent(tx, order.id, 'authentication-expired', 'system', { paymentReference: payment.reference }, now);
-      return true;
-    });
-  }
-
-  /**
-   * An attempt interrupted between the processor and the database (a crash, a lost connection). The processor's
-   * own record decides: approved or declined as it says; with no record (never reached it, or forgotten), the
-   * attempt fails with 91 so the customer may try again.
-   */
-  private async resolveInterrupted(order: Order, payment: Payment): Promise<boolean> {
-    let outcome: SettledOutcome | undefined;
-    try {
-      outcome = await this.processors[order.mode]?.findOutcome(payment.reference);
-    } catch {
-      outcome = undefined;
-    }
-    const remarks = outcome
-      ? 'Interrupted while processing; completed from the processor\'s record'
-      : 'Interrupted while processing and unknown to the processor; failed so the customer may try again';
-    const settleAs = (verdict: SettledOutcome, note: string) =>
-      this.storage.transaction((tx) => this.settleWithin(tx, order, payment, verdict, 'processing', { remarks: note }));
-    try {
-      return (await settleAs(outcome ?? { kind: 'declined', code: '91' }, remarks)) !== undefined;
-    } catch (error) {
-      if ((error as { code?: string }).code !== '23505') throw error;
-      // Approved by the processor after another attempt paid the order: recorded as not taken, for refund.
-      return (await settleAs({ kind: 'declined', code: '12' }, 'Approved by the processor after the order was paid by another attempt; recorded for refund')) !== undefined;
-    }
   }
 }

@@ -56,11 +56,11 @@ describe.each(drivers)('3-D Secure authentication on %s', (driver) => {
     const reference = await client.newOrder();
     const { path } = await startAuthentication(reference);
     clock.advance(14 * MINUTE);
-    expect(await app.payments.expireAbandonedAuthentications()).toBe(0);
+    expect(await app.deadlines.expireAbandonedAuthentications()).toBe(0);
     expect((await client.status(reference)).json()).toMatchObject({ is_final_status: false, data: { payment_status: 2 } });
 
     clock.advance(1 * MINUTE);
-    expect(await app.payments.runTimedWork()).toMatchObject({ authentications: 1 });
+    expect(await app.deadlines.runTimedWork()).toMatchObject({ authentications: 1 });
     const status = orderStatusResponseSchema.parse((await client.status(reference)).json());
     expect(status).toMatchObject({
       is_final_status: true,

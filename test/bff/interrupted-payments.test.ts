@@ -40,7 +40,7 @@ describe.each(drivers)('card attempts interrupted while processing on %s', (driv
       expect(blocked.json()).toEqual({ status: 'failed', statusCode: 'CON409', message: 'A payment for this order is already being processed.' });
 
       clock.advance(2 * MINUTE);
-      expect(await app.payments.runTimedWork()).toMatchObject({ interrupted: 1 });
+      expect(await app.deadlines.runTimedWork()).toMatchObject({ interrupted: 1 });
       const status = (await client.status(reference)).json();
       expect(status).toMatchObject({ is_final_status: true, data: { payment_status: 5, payment_response_code: '00' } });
       expect((await client.verify(reference)).json().data).toMatchObject({ statusId: 5, status: 'Successful' });

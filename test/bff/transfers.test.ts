@@ -89,7 +89,7 @@ describe.each(drivers)('bank transfer on %s', (driver) => {
   it('expires accounts in the timed sweep without anyone asking', async () => {
     const { reference } = await openAccount();
     clock.advance(31 * MINUTE);
-    expect(await app.payments.expireTransferAccounts()).toBeGreaterThanOrEqual(1);
+    expect(await app.deadlines.expireTransferAccounts()).toBeGreaterThanOrEqual(1);
     const order = (await client.verify(reference)).json().data;
     expect(order.orderPayments[0]).toMatchObject({ statusId: 4, orderPaymentResponseCode: '04' });
   });
