@@ -100,39 +100,34 @@ export class DeadlineService {
     return payment.createdAt.getTime() + AUTHENTICATION_EXPIRY_MS <= now.getTime();
   }
 
+  /** A transfer account past its expiry: 04, with any money already received recorded for refund. */
   private async expire(order: Order, payment: Payment): Promise<boolean> {
-    const now = this.clock.now();
     const refund = payment.receivedMinor > 0 ? `; ${toMajorUnits(payment.receivedMinor, order.currency)} ${order.currency} received is recorded for refund` : '';
-    return this.storage.transaction(async (tx) => {
-      const expired = await payments.transitionPayment(
-        tx,
-        payment.id,
-        'expire',
-        { stage: 'done', responseCode: '04', responseMessage: RESPONSE_MESSAGES['04'], remarks: `${RESPONSE_MESSAGES['04']}${refund}` },
-        { stage: 'transfer', now },
-      );
-      if (!expired) return false;
-      await orders.transitionOrder(tx, order.id, 'attempt-failed', now);
-      await orders.insertEvent(tx, order.id, 'transfer-account-expired', 'system', { paymentReference: payment.reference }, now);
-      return true;
-    });
+    const message = RESPONSE_MESSAGES['04'];
+    return this.endInTime(order, payment, 'transfer', { responseCode: '04', responseMessage: message, remarks: `${message}${refund}` }, 'transfer-account-expired');
   }
 
   /** A 3-D Secure attempt the customer never finished: declined 05, so the order may be paid again. */
   private async expireAuthentication(order: Order, payment: Payment): Promise<boolean> {
-    const now = this.clock.now();
     const minutes = AUTHENTICATION_EXPIRY_MS / 60_000;
+    const remarks = `Authentication expired: the customer did not authenticate within ${minutes} minutes`;
+    return this.endInTime(order, payment, 'authentication', { responseCode: '05', responseMessage: AUTHENTICATION_EXPIRED, remarks }, 'authentication-expired');
+  }
+
+  /** Ends an attempt whose time ran out, if it is still in `stage`: the order may be paid again. */
+  private async endInTime(
+    order: Order,
+    payment: Payment,
+    stage: Payment['stage'],
+    patch: { responseCode: string; responseMessage: string; remarks: string },
+    eventName: 'transfer-account-expired' | 'authentication-expired',
+  ): Promise<boolean> {
+    const now = this.clock.now();
     return this.storage.transaction(async (tx) => {
-      const expired = await payments.transitionPayment(
-        tx,
-        payment.id,
-        'expire',
-        { stage: 'done', responseCode: '05', responseMessage: AUTHENTICATION_EXPIRED, remarks: `Authentication expired: the customer did not authenticate within ${minutes} minutes` },
-        { stage: 'authentication', now },
-      );
+      const expired = await payments.transitionPayment(tx, payment.id, 'expire', { stage: 'done', ...patch }, { stage, now });
       if (!expired) return false;
       await orders.transitionOrder(tx, order.id, 'attempt-failed', now);
-      await orders.insertEvent(tx, order.id, 'authentication-expired', 'system', { paymentReference: payment.reference }, now);
+      await orders.insertEvent(tx, order.id, eventName, 'system', { paymentReference: payment.reference }, now);
       return true;
     });
   }
