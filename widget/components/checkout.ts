@@ -288,9 +288,8 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
   }
 
   #transferError() {
-    return this.flow.transferTask.render({
-      error: (error) => html`<p class="alert" role="alert">${describeError(error, this.localizer, this.flow.merchant)}</p>`,
-    });
+    const error = this.flow.transferError;
+    return error === undefined ? nothing : html`<p class="alert" role="alert">${describeError(error, this.localizer, this.flow.merchant)}</p>`;
   }
 
   #changeMethodButton() {

@@ -40,7 +40,8 @@ export class CkFeeDisplay extends CheckoutElement {
       if (known && known.paymentOption === option && known.amount === amount && known.currency === currency) return known;
       // With the reference the server quotes from the order's own fee rules: exactly what paying will charge.
       const quote = await api.quoteFee({ amount, currency, paymentoption: option, reference: this.order?.order.reference }, signal);
-      this.dispatchEvent(new FeeQuotedEvent(quote));
+      // A display taken away meanwhile (the checkout moved on, perhaps to another order) keeps its answer to itself.
+      if (this.isConnected) this.dispatchEvent(new FeeQuotedEvent(quote));
       return quote;
     },
   });

@@ -70,6 +70,8 @@ export class CheckoutFlow implements ReactiveController {
   waiting = false;
   failure: { code: string; message: string } | undefined;
   error: unknown;
+  /** Why the last request for a transfer account failed (shown beside the button that asked). */
+  transferError: unknown;
   paid: Paid | undefined;
   authUrl: string | undefined;
   /**
@@ -85,6 +87,8 @@ export class CheckoutFlow implements ReactiveController {
   #reference = '';
   #readySent = false;
   #returning = false;
+  /** A resume started by "Try again", ended when another order starts. */
+  #retrying: AbortController | undefined;
 
   readonly startTask: Task<readonly unknown[], void>;
   readonly transferTask: Task<[], void>;
@@ -99,9 +103,16 @@ export class CheckoutFlow implements ReactiveController {
     this.transferTask = new Task(host, {
       autoRun: false,
       task: async (_args: [], { signal }) => {
-        if (!this.api) throw new (await loadApi()).ApiError('AUTH401', 'The checkout is not configured.');
-        const answer = await this.api.pay({ reference: this.#reference, paymentoption: 'bank-transfer', country: this.#country() }, signal);
-        this.#handleOutcome(outcomeOf(answer));
+        this.transferError = undefined;
+        try {
+          if (!this.api) throw new (await loadApi()).ApiError('AUTH401', 'The checkout is not configured.');
+          const answer = await this.api.pay({ reference: this.#reference, paymentoption: 'bank-transfer', country: this.#country() }, signal);
+          signal.throwIfAborted();
+          this.#handleOutcome(outcomeOf(answer));
+        } catch (error) {
+          if (!signal.aborted) this.transferError = error;
+          throw error;
+        }
       },
     });
     this.pollTask = new Task(host, {
@@ -146,8 +157,7 @@ export class CheckoutFlow implements ReactiveController {
 
   /** What was paid; before that the quoted total (with the customer's fee) of the chosen method, or the order amount. */
   get totalToPay(): number | undefined {
-    const quote = this.option ? this.quotes[this.option] : undefined;
-    return this.paid?.amount ?? quote?.totalChargedAmount ?? this.order?.order.amount;
+    return this.paid?.amount ?? this.quote?.totalChargedAmount ?? this.order?.order.amount;
   }
 
   // Actions the element wires to what the customer does.
@@ -177,6 +187,8 @@ export class CheckoutFlow implements ReactiveController {
   }
 
   cardOutcome(outcome: PaymentOutcome): void {
+    // An answer for a card form no longer shown (another order started meanwhile) is not this order's.
+    if (this.view !== 'card') return;
     void this.#track('card-submitted');
     this.#handleOutcome(outcome);
   }
@@ -219,7 +231,10 @@ export class CheckoutFlow implements ReactiveController {
     if (this.order && this.#reference) {
       this.#show('loading', false);
       const controller = new AbortController();
-      this.#resume(this.#reference, controller.signal).catch((error: unknown) => this.#fail(error));
+      this.#retrying = controller;
+      this.#resume(this.#reference, controller.signal).catch((error: unknown) => {
+        if (!controller.signal.aborted) this.#fail(error);
+      });
     } else {
       void this.startTask.run();
     }
@@ -268,13 +283,12 @@ export class CheckoutFlow implements ReactiveController {
   /** Creates the order, or resumes one after a reload or a 3-D Secure round trip. */
   async #start(signal: AbortSignal): Promise<void> {
     const host = this.host;
-    this.pollTask.abort();
-    this.#readySent = false;
-    this.quotes = {};
+    this.#forget();
     this.#show('loading', false);
     try {
       if (!host.apiKey && host.embedded) return;
       const { ApiError, CheckoutApi } = await loadApi();
+      signal.throwIfAborted();
       if (!host.apiKey) throw new ApiError('AUTH401', 'The api-key attribute is missing.');
       this.api = new CheckoutApi({ apiKey: host.apiKey, baseUrl: host.apiBase || window.location.origin });
       const returned = new URLSearchParams(window.location.search);
@@ -284,9 +298,13 @@ export class CheckoutFlow implements ReactiveController {
         return await this.#resume(returnedReference, signal, returned.get('status') ?? '');
       }
       if (!host.reference) throw new ApiError('VAL400', 'The reference attribute is missing.');
-      if ((await loadSession(host.reference)) || host.amount === undefined) {
+      const recorded = await loadSession(host.reference);
+      signal.throwIfAborted();
+      if (recorded || host.amount === undefined) {
         return await this.#resume(host.reference, signal);
       }
+      // Events about this order carry its reference, also when creating it fails.
+      this.#reference = host.reference;
       this.order = await this.api.createOrder(host.orderPlain(this.#returnUrl(true)), signal);
       this.#reference = this.order.order.reference;
       if (this.order.order.statusId !== 1) {
@@ -304,6 +322,33 @@ export class CheckoutFlow implements ReactiveController {
     }
   }
 
+  /**
+   * Everything the checkout held about the order shown before (its record stays in sessionStorage): a new order,
+   * or the same one started again, begins from nothing, so no answer, amount or event of the previous one leaks in.
+   */
+  #forget(): void {
+    this.pollTask.abort();
+    this.transferTask.abort();
+    this.#retrying?.abort();
+    this.#retrying = undefined;
+    this.#reference = '';
+    this.#readySent = false;
+    this.#returning = false;
+    this.order = undefined;
+    this.option = '';
+    this.quotes = {};
+    this.transfer = undefined;
+    this.amountDue = undefined;
+    this.waiting = false;
+    this.failure = undefined;
+    this.error = undefined;
+    this.transferError = undefined;
+    this.paid = undefined;
+    this.authUrl = undefined;
+    this.authStage = 'checking';
+    this.notice = undefined;
+  }
+
   /** This page without the parameters the authentication page adds on the way back (and without the hash). */
   #returnUrl(withoutHash: boolean): string {
     const url = new URL(window.location.href);
@@ -316,6 +361,7 @@ export class CheckoutFlow implements ReactiveController {
   async #resume(reference: string, signal: AbortSignal, returnStatus?: string): Promise<void> {
     const returning = returnStatus !== undefined;
     const cached = await loadSession(reference);
+    signal.throwIfAborted();
     this.#reference = reference;
     this.order = cached?.order;
     this.option = cached?.option ?? '';

@@ -532,6 +532,86 @@ describe('ck-checkout', () => {
     await view('options');
   });
 
+  /** The host page's next order on the same checkout, as the demo's "Start a new order" sets it. */
+  const NEXT = 'ORD-1002';
+  const nextOrder = () =>
+    orderData({
+      order: { ...orderData().order, reference: NEXT, amount: 5000 },
+      subsidiaryOrderSummary: { orderName: `Kola Books Order ${NEXT}`, totalAmount: 5000, reference: NEXT, currency: 'NGN', orderItems: [{ name: 'Arrow of God', amount: 5000 }] },
+    });
+  function startNextOrder(): void {
+    checkout.setAttribute('reference', NEXT);
+    checkout.setAttribute('amount', '5000');
+    checkout.setAttribute('items', JSON.stringify([{ name: 'Arrow of God', amount: 5000 }]));
+  }
+  const header = () => deepText(root().querySelector('ck-checkout-header')!);
+  const readyFor = () => named<Event & { reference: string; status: string }>('checkout:ready').map((event) => [event.reference, event.status]);
+
+  it('starts the next order afresh after one was paid: new total in the header, new reference in its events', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: paidAnswer() });
+    await mount();
+    await payWithTypedCard();
+    await view('success');
+    expect(header()).to.include('₦12,787.50');
+
+    stub.answer('/checkout/order/create', { body: createOrderAnswer(nextOrder()) });
+    stub.answer('/checkout/order/fee', { body: feeAnswer(feeQuote('C', { amount: 5000, fee: 175, customerFee: 175, totalChargedAmount: 5175 })) });
+    stub.answer('/checkout/order/pay', { body: declinedAnswer('51', 'Insufficient funds') });
+    startNextOrder();
+    await view('options');
+    await waitFor(() => text().includes('Arrow of God'));
+    expect(header()).to.include('₦5,000.00');
+    expect(header()).not.to.include('₦12,787.50');
+    expect(text()).not.to.include('Payment successful');
+    expect(readyFor()).to.deep.equal([
+      [REFERENCE, 'Initiated'],
+      [NEXT, 'Initiated'],
+    ]);
+
+    await payWithTypedCard();
+    await view('failure');
+    expect(header()).to.include('₦5,175.00');
+    expect((stub.requestsTo('/checkout/order/pay')[1]!.plain as { reference: string }).reference).to.equal(NEXT);
+    expect(named<Event & { reference: string; code: string }>('checkout:error').map((event) => [event.reference, event.code])).to.deep.equal([[NEXT, '51']]);
+    buttonByText(root(), 'Try again').focus();
+    await press('Enter');
+    await view('card');
+  });
+
+  it('creates the new order, not the previous one, when the customer retries after the create failed', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer() });
+    await mount();
+    await choose('Bank transfer');
+    buttonByText(root(), 'Get account details').click();
+    await view('transfer');
+
+    stub.answer('/checkout/order/create', { networkError: true });
+    startNextOrder();
+    await view('error');
+    expect(named<Event & { reference: string; code: string }>('checkout:error').map((event) => [event.reference, event.code])).to.deep.equal([[NEXT, 'NETWORK']]);
+
+    stub.answer('/checkout/order/create', { body: createOrderAnswer(nextOrder()) });
+    buttonByText(root(), 'Try again').focus();
+    await press('Enter');
+    await view('options');
+    await waitFor(() => text().includes('Arrow of God'));
+    expect(stub.requestsTo('/checkout/order/create').map((request) => (request.plain as { order: { reference: string } }).order.reference)).to.deep.equal([
+      REFERENCE,
+      NEXT,
+      NEXT,
+    ]);
+    expect(stub.requestsTo('/checkout/order/status')).to.have.length(0);
+    expect(text()).not.to.include('0123456789');
+    expect(header()).to.include('₦5,000.00');
+    expect(readyFor()).to.deep.equal([
+      [REFERENCE, 'Initiated'],
+      [NEXT, 'Initiated'],
+    ]);
+    expect(inputByLabel(root(), 'Bank transfer').checked).to.equal(false);
+  });
+
   it('resumes the same order after a reload instead of creating it twice', async () => {
     stub.answer('/checkout/order/create', { body: createOrderAnswer() });
     await mount();
