@@ -6,7 +6,8 @@ import { html, page, type SafeHtml } from './html.ts';
  * The payment-link page: the link's name, description and background image, then a plain form for the
  * customer's details (and the amount, when the link leaves it to the customer). No script: it works before
  * the checkout loads and under the strict CSP. The form posts, so the customer's name, e-mail and phone never
- * appear in an address (browser history, server logs, the Referer header).
+ * appear in an address (browser history, server logs, the Referer header); the answer sends the browser on to the
+ * order's own address. `orderReference` is the order this form starts: sent twice, it finds the same order.
  */
 export type LinkFormValues = { firstname: string; lastname: string; email: string; mobile: string; amount: string };
 export type LinkFormErrors = Partial<Record<keyof LinkFormValues, string>>;
@@ -30,13 +31,14 @@ ${error ? html`<p id="${name}-error" class="error">${error}</p>` : ''}
 </div>`;
 }
 
-export function linkFormPage(link: StoredLink, merchantName: string, values: LinkFormValues, errors: LinkFormErrors): string {
+export function linkFormPage(link: StoredLink, merchantName: string, values: LinkFormValues, errors: LinkFormErrors, orderReference: string): string {
   const hasErrors = Object.keys(errors).length > 0;
   return page({
     title: `${link.name} · ${merchantName}`,
     body: html`<main class="link-page">
 ${linkHeader(link, merchantName)}
 <form method="post" class="link-form" novalidate>
+<input type="hidden" name="order" value="${orderReference}">
 ${hasErrors ? html`<p class="error" role="alert">Please correct the fields marked below.</p>` : ''}
 ${link.amountMinor === null ? field('amount', `Amount (${link.currency})`, values, errors, html`inputmode="decimal" required autocomplete="transaction-amount"`) : ''}
 ${field('firstname', 'First name', values, errors, html`required autocomplete="given-name"`)}

@@ -1,29 +1,58 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { toMajorUnits, toMinorUnits } from '../../shared/money.ts';
+import { createOrderPlainSchema, type CreateOrderPlain } from '../../shared/orders.ts';
+import { isAppError } from '../errors.ts';
 import { messagePage } from '../pages/authentication.ts';
 import { linkFormPage, linkHeader, type LinkFormErrors, type LinkFormValues } from '../pages/link-page.ts';
 import type { Merchant } from '../domain/merchant.ts';
+import type { Order } from '../domain/order.ts';
 import type { StoredLink } from '../repositories/links.ts';
 
 const pagesCss = readFileSync(fileURLToPath(new URL('../pages/pages.css', import.meta.url)), 'utf8');
 
-/** The customer's answers come in the form's body, never in the address (history, logs, Referer). */
+/**
+ * The customer's answers come in the form's body, never in the address (history, logs, Referer). `order` is the
+ * reference the form page made for the order it starts, so the same form sent twice finds the same order.
+ */
 const linkForm = z.object({
   firstname: z.string().max(100).default(''),
   lastname: z.string().max(100).default(''),
   email: z.string().max(200).default(''),
   mobile: z.string().max(20).default(''),
   amount: z.string().max(20).default(''),
+  order: z.string().max(64).default(''),
 });
 
-/** The only parameters of the link's address: those the 3-D Secure page adds on the way back to an order. */
-const linkQuery = z.object({ reference: z.string().max(64).optional(), status: z.string().max(20).optional() });
+/**
+ * The link's address names the customer's order (`order`) once the form has made it, and nothing about the
+ * customer: a reload or Back shows that order as it is now. `reference` and `status` are what the 3-D Secure page
+ * adds on the way back; the checkout removes them, which leaves `order`.
+ */
+const linkQuery = z.object({
+  order: z.string().max(64).optional(),
+  reference: z.string().max(64).optional(),
+  status: z.string().max(20).optional(),
+});
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Payment-link order references: `LNK-` and 96 random bits, unguessable, so an order's address is its own. */
+const LINK_ORDER = /^LNK-[0-9A-F]{24}$/;
+const newOrderReference = () => `LNK-${randomBytes(12).toString('hex').toUpperCase()}`;
+
+/** What the form says under a field it cannot take. */
+const FIELD_ERRORS = {
+  firstname: 'Enter your first name.',
+  lastname: 'Enter your last name.',
+  email: 'Enter an e-mail address like name@example.com.',
+  mobile: 'Enter a phone number, digits only, or leave it empty.',
+} as const;
+
+/** Orders keep a description of at most 500 characters; a link's may be longer. */
+const orderDescription = (description: string) => (description.length <= 500 ? description : `${description.slice(0, 499)}…`);
 
 /** Pages for people: the payment-link page a customer opens, and the hosted pages' stylesheet. */
 const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { publicBaseUrl }) => {
@@ -69,28 +98,36 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
     }
     return undefined;
   };
-  /** The checkout for this link. Its return address after 3-D Secure is the link's own, with nothing about the customer. */
-  const checkoutPage = async (link: StoredLink, merchant: Merchant, reply: FastifyReply, order: { reference: string } | { values: LinkFormValues; amountMinor: number | null }) => {
+  /** The address of a customer's order of this link: it names the order, never the customer. */
+  const orderAddress = (link: StoredLink, reference: string) => `/l/${link.reference}?order=${encodeURIComponent(reference)}`;
+
+  /**
+   * The checkout for an order of this link. While the link takes payments the checkout gets the order's details
+   * (in the page, not the address) and asks for the order, which the API answers as it is now: a new tab can pay
+   * it, a paid one shows its receipt. Once the link is used up only the order's reference is given: the checkout
+   * shows where that order is. 3-D Secure returns to the order's own address.
+   */
+  const checkoutPage = async (link: StoredLink, merchant: Merchant, reply: FastifyReply, order: Order, payable: boolean) => {
     const publishableKey = await app.merchants.publishableKey(merchant.id, link.mode);
-    const customer =
-      'values' in order
-        ? {
-            amount: order.amountMinor === null ? undefined : toMajorUnits(order.amountMinor, link.currency),
-            'customer-first-name': order.values.firstname,
-            'customer-last-name': order.values.lastname,
-            'customer-email': order.values.email,
-            'customer-mobile': order.values.mobile,
-          }
-        : { reference: order.reference };
+    const details = payable
+      ? {
+          amount: toMajorUnits(order.amountMinor, order.currency),
+          'customer-first-name': order.customer.firstName,
+          'customer-last-name': order.customer.lastName,
+          'customer-email': order.customer.email,
+          'customer-mobile': order.customer.mobile ?? '',
+        }
+      : {};
     const checkout = await app.widgetPages.render(
       'checkout.html',
       {
         'api-key': publishableKey ?? '',
-        currency: link.currency,
-        description: link.description,
-        ...customer,
+        currency: order.currency,
+        description: order.description ?? '',
+        reference: order.reference,
+        ...details,
         'payment-link-id': link.id,
-        'redirect-url': `${publicBaseUrl}/l/${link.reference}`,
+        'redirect-url': `${publicBaseUrl}${orderAddress(link, order.reference)}`,
         'success-url': link.website ?? '',
       },
       linkHeader(link, merchant.name),
@@ -99,11 +136,13 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
     return reply.pagePolicy({ formAction: ["'self'"] }).send(checkout);
   };
 
+  const blankForm: LinkFormValues = { firstname: '', lastname: '', email: '', mobile: '', amount: '' };
+
   app.get(
     '/l/:reference',
     {
       schema: {
-        summary: 'Payment-link page (HTML): the form for the customer, or the order a customer returns to from 3-D Secure',
+        summary: "Payment-link page (HTML): the form for the customer, or the checkout of the customer's order (`order`)",
         tags: ['Pages'],
         params: z.object({ reference: z.string().max(64) }),
         querystring: linkQuery,
@@ -114,13 +153,28 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       const opened = await openLink(request.params.reference, reply);
       if (!opened) return reply;
       const { link, merchant } = opened;
-      // A customer back from 3-D Secure resumes their order even if that payment just used the link up; any other
-      // reference (typed into the address) gets the link's state like every visit.
-      const returning = request.query.reference && (await isOrderOfLink(request.query.reference, link, merchant));
-      if (returning) return checkoutPage(link, merchant, reply, { reference: request.query.reference! });
+      const { order: named, reference: returned, status } = request.query;
+      if (named === undefined && returned) {
+        // An order whose return address is the bare link (made before orders had their own address) comes back
+        // with `reference` only: it goes on to its own address, which survives the checkout removing `reference`.
+        const order = await orderOfLink(returned, link, merchant);
+        if (order) {
+          const back = new URLSearchParams({ reference: order.reference, ...(status ? { status } : {}) });
+          return reply.redirect(`${orderAddress(link, order.reference)}&${back.toString()}`, 303);
+        }
+      }
       const refused = refusal(link, merchant);
+      if (named !== undefined) {
+        const order = await orderOfLink(named, link, merchant);
+        if (!order) {
+          return reply.code(404).send(messagePage('Order not found', 'This payment link has no such order. Open the link the merchant sent to pay.'));
+        }
+        // A used-up or inactive link still shows its customers their payment; an order never tried is refused.
+        if (refused && order.statusId === 1) return reply.code(refused.status).send(refused.page);
+        return checkoutPage(link, merchant, reply, order, !refused);
+      }
       if (refused) return reply.code(refused.status).send(refused.page);
-      return reply.send(linkFormPage(link, merchant.name, { firstname: '', lastname: '', email: '', mobile: '', amount: '' }, {}));
+      return reply.send(linkFormPage(link, merchant.name, blankForm, {}, newOrderReference()));
     },
   );
 
@@ -128,7 +182,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
     '/l/:reference',
     {
       schema: {
-        summary: "Payment-link page (HTML): the customer's details posted by its form, answered with the checkout",
+        summary: "Payment-link page (HTML): the customer's details posted by its form; makes the order and answers 303 to its address",
         tags: ['Pages'],
         params: z.object({ reference: z.string().max(64) }),
         body: linkForm,
@@ -144,29 +198,60 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
 
       const body = request.body;
       const values: LinkFormValues = { firstname: body.firstname.trim(), lastname: body.lastname.trim(), email: body.email.trim(), mobile: body.mobile.trim(), amount: body.amount.trim() };
+      const formReference = LINK_ORDER.test(body.order) ? body.order : newOrderReference();
       const errors: LinkFormErrors = {};
       let amountMinor = link.amountMinor;
-      if (!values.firstname) errors.firstname = 'Enter your first name.';
-      if (!values.lastname) errors.lastname = 'Enter your last name.';
-      if (!EMAIL.test(values.email)) errors.email = 'Enter an e-mail address like name@example.com.';
-      if (values.mobile && !/^\+?[0-9 ()-]{7,20}$/.test(values.mobile)) errors.mobile = 'Enter a phone number, digits only, or leave it empty.';
       if (link.amountMinor === null) {
         const amount = Number(values.amount.replace(/,/g, ''));
         amountMinor = /^\d[\d,]*(\.\d+)?$/.test(values.amount) ? (toMinorUnits(amount, link.currency) ?? null) : null;
         if (amountMinor === null || amountMinor <= 0) errors.amount = `Enter an amount in ${link.currency}, like 5000 or 5000.50.`;
       }
-      if (Object.keys(errors).length > 0) return reply.code(400).send(linkFormPage(link, merchant.name, values, errors));
-      return checkoutPage(link, merchant, reply, { values, amountMinor });
+      if (values.mobile && !/^\+?[0-9 ()-]{7,20}$/.test(values.mobile)) errors.mobile = FIELD_ERRORS.mobile;
+      // The order is checked by the API's own schema, so the checkout can later ask for the same order.
+      const plainFor = (reference: string) =>
+        createOrderPlainSchema.safeParse({
+          customer: { firstname: values.firstname, lastname: values.lastname, email: values.email, mobile: values.mobile },
+          order: { amount: toMajorUnits(amountMinor ?? 0, link.currency), reference, description: orderDescription(link.description), currency: link.currency },
+          payment: { RedirectUrl: `${publicBaseUrl}${orderAddress(link, reference)}`, paymentlinkid: link.id },
+        } satisfies CreateOrderPlain);
+      const parsed = plainFor(formReference);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          const field = issue.path[0] === 'customer' ? issue.path[1] : undefined;
+          if (field === 'firstname' || field === 'lastname' || field === 'email' || field === 'mobile') errors[field] ??= FIELD_ERRORS[field];
+        }
+      }
+      if (Object.keys(errors).length > 0 || !parsed.success) {
+        return reply.code(400).send(linkFormPage(link, merchant.name, values, errors, formReference));
+      }
+
+      const caller = { merchant, mode: link.mode, kind: 'publishable' as const };
+      let reference = formReference;
+      try {
+        await app.orders.create(caller, parsed.data);
+      } catch (error) {
+        if (!isAppError(error) || error.code !== 'CON409') throw error;
+        // The link was used up meanwhile, or the form's reference is an order with other details (the customer
+        // changed them after going Back): the first gets the link's page, the second a new order.
+        const now = await app.links.findByReference(link.reference);
+        const refusedNow = now && refusal(now, merchant);
+        if (refusedNow) return reply.code(refusedNow.status).send(refusedNow.page);
+        reference = newOrderReference();
+        const retry = plainFor(reference);
+        if (!retry.success) throw error;
+        await app.orders.create(caller, retry.data);
+      }
+      return reply.redirect(orderAddress(link, reference), 303);
     },
   );
 
-  /** Whether `reference` is an order a customer started from this link. */
-  async function isOrderOfLink(reference: string, link: StoredLink, merchant: Merchant): Promise<boolean> {
+  /** The order `reference` if a customer started it from this link (this merchant, this mode, this link). */
+  async function orderOfLink(reference: string, link: StoredLink, merchant: Merchant): Promise<Order | undefined> {
     try {
       const order = await app.orders.findOwn({ merchant, mode: link.mode, kind: 'publishable' }, reference);
-      return order.paymentLinkId === link.id;
+      return order.paymentLinkId === link.id ? order : undefined;
     } catch {
-      return false;
+      return undefined;
     }
   }
 };

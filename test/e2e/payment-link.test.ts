@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { authenticate, chooseMethod, launchBrowser, newPage, payByCard, screenshot } from './support/browser.ts';
 import { serverCall, verifyOrder } from './support/server.ts';
@@ -24,6 +24,28 @@ afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => website?.close(resolve));
 });
+
+type CreatedLink = { statusCode: string; data: { paymentLink: { id: number; reference: string; paymentLinkUrl: string; amount: number | null } } };
+
+async function createLink(fields: Record<string, unknown>): Promise<CreatedLink['data']['paymentLink']> {
+  const created = await serverCall<CreatedLink>(server, '/checkout/links/create', {
+    Name: 'Workshop seat',
+    Description: 'One seat at the Saturday pottery workshop.',
+    PaymentType: 'SC',
+    Currency: 'NGN',
+    AuthOption: 'AUTH',
+    ...fields,
+  });
+  expect(created.statusCode).toBe('00');
+  return created.data.paymentLink;
+}
+
+async function fillLinkForm(page: Page): Promise<void> {
+  await page.getByLabel('First name').fill('Chidi');
+  await page.getByLabel('Last name').fill('Okeke');
+  await page.getByLabel('E-mail').fill('chidi@example.test');
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+}
 
 describe('the payment-link page', () => {
   it('takes an amount the customer types, pays it with 3-D Secure, and ends on the merchant website with the reference and status', async () => {
@@ -73,6 +95,58 @@ describe('the payment-link page', () => {
     expect(verified.data).toMatchObject({ statusId: 5, status: 'Successful', paymentLink: { id: link.id } });
     expect(addresses.filter((address) => /chidi|okeke/i.test(decodeURIComponent(address)))).toEqual([]);
     expect([...landed.searchParams.keys()].sort()).toEqual(['reference', 'status']);
+    expect(problems).toEqual([]);
+  });
+
+  it('after paying with 3-D Secure, a reload and Back show the paid result, never a form resubmission or a second order', async () => {
+    const link = await createLink({ Amount: '5800.50', Limit: 1 });
+    const { page, problems } = await newPage(browser, { width: 700, height: 1000 });
+    const requests: { method: string; url: string }[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest()) requests.push({ method: request.method(), url: request.url() });
+    });
+    await page.goto(link.paymentLinkUrl);
+    await fillLinkForm(page);
+
+    // The form's answer is a redirect to the order's own address, with nothing about the customer in it.
+    await page.waitForURL((url) => url.searchParams.has('order'));
+    const orderAddress = new URL(page.url());
+    const reference = orderAddress.searchParams.get('order') ?? '';
+    expect(reference).toMatch(/^LNK-[0-9A-F]{24}$/);
+    expect([...orderAddress.searchParams.keys()]).toEqual(['order']);
+    await chooseMethod(page, 'Card');
+    await payByCard(page, '4242 4242 4242 4242');
+    await page.getByRole('heading', { name: 'Authenticate your payment' }).waitFor();
+    await authenticate(page, 'approve');
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    expect(page.url()).toBe(orderAddress.href);
+
+    const reloaded = await page.reload();
+    expect(reloaded?.request().method()).toBe('GET');
+    expect(reloaded?.status()).toBe(200);
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+
+    // Back: the bank's page, which says it is finished; Back again: the order's address, still paid.
+    const bank = await page.goBack();
+    expect(bank?.request().method()).toBe('GET');
+    await page.getByRole('heading', { name: 'Authentication finished' }).waitFor();
+    const checkout = await page.goBack();
+    expect(checkout?.request().method()).toBe('GET');
+    expect(page.url()).toBe(orderAddress.href);
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    await screenshot(page, 'payment-link-back-after-paying');
+
+    // The link is used up, but its customer still sees their receipt; the form itself is closed.
+    const form = await page.goBack();
+    expect(form?.status()).toBe(410);
+    await page.getByRole('heading', { name: 'Payment link used up' }).waitFor();
+
+    // One form post, and every address of the visit names the same order.
+    expect(requests.filter((request) => request.method === 'POST' && new URL(request.url).pathname === `/l/${link.reference}`)).toHaveLength(1);
+    const orders = new Set(requests.map((request) => new URL(request.url).searchParams.get('order')).filter(Boolean));
+    expect([...orders]).toEqual([reference]);
+    const verified = await verifyOrder(server, reference);
+    expect(verified.data).toMatchObject({ statusId: 5, status: 'Successful', paymentLink: { id: link.id } });
     expect(problems).toEqual([]);
   });
 });

@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { cleanPlace, newPlace, startApp, type Place } from '../support/app.ts';
+import { CheckoutClient } from '../support/checkout.ts';
+import type { IssuedKeys } from '../../bff/services/merchants.ts';
+
+/** A built checkout page as Vite writes it: the config block the backend fills in is the part that matters. */
+const widgetDir = mkdtempSync(path.join(tmpdir(), 'checkout-widget-'));
+writeFileSync(
+  path.join(widgetDir, 'checkout.html'),
+  '<!doctype html><html><head><script type="module" src="/widget/assets/checkout.js"></script></head><body><main><ck-checkout></ck-checkout></main><script type="application/json" id="checkout-config">{}</script></body></html>',
+);
+
+function configOf(html: string): Record<string, unknown> {
+  return JSON.parse(/<script type="application\/json" id="checkout-config">([\s\S]*?)<\/script>/.exec(html)![1]!);
+}
+
+/** The reference of the order the form page starts (its hidden field). */
+function formOrder(html: string): string {
+  return /<input type="hidden" name="order" value="([^"]+)">/.exec(html)![1]!;
+}
+
+describe('the payment-link page', () => {
+  let place: Place;
+  let app: FastifyInstance;
+  let keys: IssuedKeys;
+
+  beforeAll(async () => {
+    place = newPlace('pglite');
+    app = await startApp(place, { PUBLIC_BASE_URL: 'http://127.0.0.1:9999', CHECKOUT_WIDGET_DIR: widgetDir });
+    keys = await app.merchants.create({ name: 'Acme Stores', country: 'NG', supportEmail: 's@acme.test', allowedOrigins: [] });
+  });
+  afterAll(async () => {
+    await app.close();
+    await cleanPlace(place);
+  });
+
+  const createLink = async (payload: object, apiKey = keys.secretKey) =>
+    (await app.inject({ method: 'POST', url: '/checkout/links/create', headers: { 'api-key': apiKey }, payload: { Name: 'Donation', Description: 'Support us', PaymentType: 'SC', Currency: 'NGN', AuthOption: 'NOAUTH', ...payload } })).json().data.paymentLink;
+
+  const postForm = (reference: string, fields: Record<string, string>) =>
+    app.inject({ method: 'POST', url: `/l/${reference}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+
+  const ada = { firstname: 'Ada', lastname: 'Obi', email: 'ada@example.test', mobile: '+234 801 234 5678' };
+
+  const ordersOfLink = async (id: number) =>
+    (await app.storage.query<{ reference: string }>('SELECT reference FROM orders WHERE payment_link_id = $1', [id])).map((row) => row.reference);
+
+  it('asks for the customer and an amount when the link has none, with errors tied to fields', async () => {
+    const link = await createLink({ Website: 'https://acme.test/thanks', BackgroundImage: 'https://acme.test/bg.jpg' });
+    const blank = await app.inject({ method: 'GET', url: `/l/${link.reference}` });
+    expect(blank.statusCode).toBe(200);
+    expect(blank.body).toContain('<label for="amount">Amount (NGN)</label>');
+    expect(blank.body).toContain('src="https://acme.test/bg.jpg"');
+    const wrong = await postForm(link.reference, { firstname: 'Ada', lastname: '', email: 'nope', amount: 'abc' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.body).toContain('aria-describedby="email-error"');
+    expect(wrong.body).toContain('id="amount-error"');
+    expect(wrong.body).toContain('id="lastname-error"');
+    expect(wrong.body).toContain('value="Ada"');
+    expect(await ordersOfLink(link.id)).toEqual([]);
+  });
+
+  it("answers the form with 303 to the order's own address, which carries none of the customer's details", async () => {
+    const link = await createLink({ Website: 'https://acme.test/thanks' });
+    const posted = await postForm(link.reference, { ...ada, amount: '2500.50' });
+    expect(posted.statusCode).toBe(303);
+    const location = String(posted.headers.location);
+    expect(location).toMatch(new RegExp(`^/l/${link.reference}\\?order=LNK-[0-9A-F]{24}$`));
+    expect(decodeURIComponent(location)).not.toMatch(/ada|obi|example|234|2500/i);
+    const reference = new URL(location, 'http://x').searchParams.get('order')!;
+    expect(await ordersOfLink(link.id)).toEqual([reference]);
+    const [order] = await app.storage.query('SELECT amount_minor, redirect_url FROM orders WHERE reference = $1', [reference]);
+    expect(order).toMatchObject({ amount_minor: 250050, redirect_url: `http://127.0.0.1:9999${location}` });
+  });
+
+  it("shows the checkout of that order at its address: the order's details in the page, its own address for 3-D Secure", async () => {
+    const link = await createLink({ Website: 'https://acme.test/thanks' });
+    const location = String((await postForm(link.reference, { ...ada, amount: '2500.50' })).headers.location);
+    const reference = new URL(location, 'http://x').searchParams.get('order');
+    const page = await app.inject({ method: 'GET', url: location });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(configOf(page.body)).toMatchObject({
+      'api-key': keys.publishableKey,
+      reference,
+      amount: 2500.5,
+      currency: 'NGN',
+      'customer-first-name': 'Ada',
+      'customer-last-name': 'Obi',
+      'customer-email': 'ada@example.test',
+      'customer-mobile': '+234 801 234 5678',
+      'payment-link-id': link.id,
+      'redirect-url': `http://127.0.0.1:9999${location}`,
+      'success-url': 'https://acme.test/thanks',
+    });
+    expect(page.body).toContain('<h1>Donation</h1>');
+    // The checkout asks the API for the same order and gets it back, not a second one.
+    const again = await new CheckoutClient(app, keys).createOrder({
+      customer: { firstname: 'Ada', lastname: 'Obi', email: 'ada@example.test' },
+      order: { amount: 2500.5, reference, currency: 'NGN', description: 'Support us' },
+      payment: { paymentlinkid: link.id, RedirectUrl: `http://127.0.0.1:9999${location}` },
+    });
+    expect(again.json()).toMatchObject({ statusCode: '01', data: { order: { reference, statusId: 1 } } });
+    expect(await ordersOfLink(link.id)).toEqual([reference]);
+  });
+
+  it('finds the same order when the same form is sent twice, and makes a new one when its details changed', async () => {
+    const link = await createLink({ Amount: 100 });
+    const form = await app.inject({ method: 'GET', url: `/l/${link.reference}` });
+    const order = formOrder(form.body);
+    const first = await postForm(link.reference, { ...ada, order });
+    const second = await postForm(link.reference, { ...ada, order });
+    expect(first.statusCode).toBe(303);
+    expect(second.headers.location).toBe(first.headers.location);
+    expect(first.headers.location).toBe(`/l/${link.reference}?order=${order}`);
+    const changed = await postForm(link.reference, { ...ada, email: 'obi@example.test', order });
+    expect(changed.statusCode).toBe(303);
+    expect(changed.headers.location).not.toBe(first.headers.location);
+    expect((await ordersOfLink(link.id)).sort()).toHaveLength(2);
+  });
+
+  it("refuses another merchant's order, or another link's, at a link's address", async () => {
+    const link = await createLink({ Amount: 100 });
+    const other = await app.merchants.create({ name: 'Other Shop', country: 'NG', supportEmail: 's@other.test', allowedOrigins: [] });
+    const foreignLink = await createLink({ Amount: 100 }, other.secretKey);
+    const foreign = new URL(String((await postForm(foreignLink.reference, ada)).headers.location), 'http://x').searchParams.get('order')!;
+    const otherLink = await createLink({ Amount: 100 });
+    const ofOtherLink = new URL(String((await postForm(otherLink.reference, ada)).headers.location), 'http://x').searchParams.get('order')!;
+    const plain = await new CheckoutClient(app, keys).newOrder();
+    for (const reference of [foreign, ofOtherLink, plain, 'LNK-000000000000000000000000']) {
+      const page = await app.inject({ method: 'GET', url: `/l/${link.reference}?order=${reference}` });
+      expect(page.statusCode).toBe(404);
+      expect(page.body).toContain('Order not found');
+      expect(page.body).not.toContain('checkout-config');
+      expect(page.body).not.toContain('Ada');
+    }
+  });
+
+  it('shows a paid order of a used-up link to its customer, and the used-up page for an order never tried', async () => {
+    const link = await createLink({ Amount: 100, Limit: 1 });
+    const paidAt = String((await postForm(link.reference, ada)).headers.location);
+    const untriedAt = String((await postForm(link.reference, { ...ada, email: 'obi@example.test' })).headers.location);
+    const paid = new URL(paidAt, 'http://x').searchParams.get('order')!;
+    const payment = (await new CheckoutClient(app, keys).payByCard(paid, '5555555555554444')).json();
+    expect(payment.statusCode).toBe('00');
+    expect((await app.links.findByReference(link.reference))!.uses).toBe(1);
+
+    const receipt = await app.inject({ method: 'GET', url: paidAt });
+    expect(receipt.statusCode).toBe(200);
+    const config = configOf(receipt.body);
+    expect(config).toMatchObject({ reference: paid, 'payment-link-id': link.id });
+    // Only the reference: the checkout shows where the order is instead of asking the link for it again.
+    expect(config).not.toHaveProperty('amount');
+    expect(config).not.toHaveProperty('customer-email');
+
+    const untried = await app.inject({ method: 'GET', url: untriedAt });
+    expect(untried.statusCode).toBe(410);
+    expect(untried.body).toContain('already been used');
+    expect((await app.inject({ method: 'GET', url: `/l/${link.reference}` })).statusCode).toBe(410);
+  });
+
+  it("sends a return to the link's bare address on to the order's own address, which the checkout keeps", async () => {
+    const link = await createLink({ Amount: 100 });
+    const reference = await new CheckoutClient(app, keys).newOrder({ order: { amount: 100 }, payment: { paymentlinkid: link.id } });
+    const back = await app.inject({ method: 'GET', url: `/l/${link.reference}?reference=${reference}&status=successful` });
+    expect(back.statusCode).toBe(303);
+    expect(back.headers.location).toBe(`/l/${link.reference}?order=${reference}&reference=${reference}&status=successful`);
+    const foreign = await new CheckoutClient(app, keys).newOrder();
+    const typed = await app.inject({ method: 'GET', url: `/l/${link.reference}?reference=${foreign}&status=successful` });
+    expect(typed.statusCode).toBe(200);
+    expect(typed.body).toContain('Continue to payment');
+  });
+
+  it('ignores customer details put in the address, showing the empty form', async () => {
+    const link = await createLink({ Amount: 100 });
+    const page = await app.inject({ method: 'GET', url: `/l/${link.reference}?firstname=Ada&lastname=Obi&email=ada%40example.test` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Continue to payment');
+    expect(page.body).not.toContain('Ada');
+    expect(page.body).not.toContain('id="checkout-config"');
+  });
+
+  it('escapes what merchants and customers typed', async () => {
+    const link = await createLink({ Name: '<script>alert(1)</script>', Amount: 100 });
+    const location = String((await postForm(link.reference, { firstname: '</script>', lastname: 'O', email: 'a@b.test' })).headers.location);
+    const page = await app.inject({ method: 'GET', url: location });
+    expect(page.body).not.toContain('<script>alert(1)</script>');
+    expect(page.body).not.toContain('</script>&');
+    expect(configOf(page.body)['customer-first-name']).toBe('</script>');
+  });
+
+  it('shows the clear page for an inactive or used-up link whatever the address or the form carries', async () => {
+    const inactive = await createLink({ Amount: 100 });
+    await app.storage.query('UPDATE payment_links SET is_active = false WHERE reference = $1', [inactive.reference]);
+    const single = await createLink({ Amount: 100, Limit: 1 });
+    await app.storage.query('UPDATE payment_links SET uses = 1 WHERE reference = $1', [single.reference]);
+    for (const [link, words] of [[inactive, 'no longer active'], [single, 'already been used']] as const) {
+      const bare = await app.inject({ method: 'GET', url: `/l/${link.reference}` });
+      expect(bare.statusCode).toBe(410);
+      expect(bare.body).toContain(words);
+      const typed = await app.inject({ method: 'GET', url: `/l/${link.reference}?reference=LNK-MADEUP&firstname=Ada&lastname=Obi&email=ada%40example.test` });
+      expect(typed.statusCode).toBe(410);
+      expect(typed.body).toContain(words);
+      const posted = await postForm(link.reference, ada);
+      expect(posted.statusCode).toBe(410);
+      expect(posted.body).toContain(words);
+    }
+  });
+});
