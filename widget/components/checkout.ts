@@ -171,6 +171,8 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
       case 'options': {
         // Continue needs the quote: the amount charged, fee included, is known before anything is paid.
         const waitingForQuote = flow.option !== '' && !flow.quote;
+        // While an account is requested the button keeps focus (it is not disabled) and does nothing.
+        const requesting = flow.transferTask.status === 1;
         return html`
           ${flow.notice ? html`<p class="alert" role="alert">${this.t(flow.notice)}</p>` : nothing}
           <h2 class="view-title" tabindex="-1" data-focus>${this.t('summaryHeading')}</h2>
@@ -186,11 +188,12 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
             type="button"
             class="primary"
             part="primary-button"
-            ?disabled=${!flow.option || flow.transferTask.status === 1}
-            aria-disabled=${waitingForQuote ? 'true' : 'false'}
+            ?disabled=${!flow.option}
+            aria-disabled=${waitingForQuote || requesting ? 'true' : 'false'}
             aria-describedby=${waitingForQuote ? 'quote-needed' : nothing}
             @click=${() => flow.continue()}
           >
+            ${requesting ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}
             ${flow.option === 'bank-transfer' ? this.t('getAccount') : flow.option === 'C' ? this.t('continueWithCard') : this.t('continue')}
           </button>
           ${waitingForQuote ? html`<p class="note" id="quote-needed">${this.t('quoteNeeded')}</p>` : nothing}
@@ -250,8 +253,14 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
           <p>${this.t('expiredBody')}</p>
           ${this.#transferError()}
           <div class="actions">
-            <button type="button" class="primary" part="primary-button" ?disabled=${flow.transferTask.status === 1} @click=${() => flow.newAccount()}>
-              ${this.t('newAccount')}
+            <button
+              type="button"
+              class="primary"
+              part="primary-button"
+              aria-disabled=${flow.transferTask.status === 1 ? 'true' : 'false'}
+              @click=${() => flow.newAccount()}
+            >
+              ${flow.transferTask.status === 1 ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${this.t('newAccount')}
             </button>
             ${this.#chooseAnotherButton()}
           </div>

@@ -53,7 +53,7 @@ export class CkFeeDisplay extends CheckoutElement {
   override render() {
     return html`
       <section aria-labelledby="fee-heading" aria-busy=${this.quoteTask.status === 1 ? 'true' : 'false'}>
-        <h3 id="fee-heading">${this.t('feeHeading')}</h3>
+        <h3 id="fee-heading" tabindex="-1">${this.t('feeHeading')}</h3>
         ${this.quoteTask.render({
           initial: () => nothing,
           pending: () =>
@@ -61,11 +61,20 @@ export class CkFeeDisplay extends CheckoutElement {
           complete: (quote) => (quote ? this.#renderQuote(quote) : nothing),
           error: () => html`
             <p class="status failed" role="alert">${this.t('feeFailed')}</p>
-            <button type="button" class="link" @click=${() => this.quoteTask.run()}>${this.t('tryAgain')}</button>
+            <button type="button" class="link" @click=${() => this.#retry()}>${this.t('tryAgain')}</button>
           `,
         })}
       </section>
     `;
+  }
+
+  /**
+   * "Try again" goes away while the fee is worked out: focus moves first to the box's heading, which stays, so a
+   * keyboard user is not sent back to the top of the page; the status and then the quote are read out from there.
+   */
+  #retry(): void {
+    this.renderRoot.querySelector<HTMLElement>('#fee-heading')?.focus();
+    void this.quoteTask.run();
   }
 
   #renderQuote(quote: FeeQuote) {

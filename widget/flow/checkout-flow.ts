@@ -176,8 +176,8 @@ export class CheckoutFlow implements ReactiveController {
   }
 
   async continue(): Promise<void> {
-    // Without the quote the amount charged is not known: nothing goes on until it is.
-    if (!this.quote) return;
+    // Without the quote the amount charged is not known: nothing goes on until it is. Nor while an account is asked for.
+    if (!this.quote || this.transferTask.status === 1) return;
     if (this.option === 'C') {
       await loadCardForm();
       this.#show('card');
@@ -202,6 +202,8 @@ export class CheckoutFlow implements ReactiveController {
   }
 
   newAccount(): void {
+    // The button stays focusable while the account is asked for: a second press waits for the first answer.
+    if (this.transferTask.status === 1) return;
     void this.transferTask.run([]);
   }
 

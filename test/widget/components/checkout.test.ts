@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import { WIDGET_EVENTS } from '../../../shared/events.ts';
+import type { BankTransferDetails } from '../../../shared/payments.ts';
 import { formatTimestamp } from '../../../shared/timestamps.ts';
 import type { CkCheckout } from '../../../widget/components/checkout.ts';
 import '../../../widget/components/checkout.ts';
@@ -293,6 +294,62 @@ describe('ck-checkout', () => {
     expect(text()).to.include('0987654321');
   });
 
+  /** A pay request that waits until the test lets it fail as a lost connection would. */
+  function holdPayThenFail(): () => void {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    stub.answer('/checkout/order/pay', async () => {
+      await held;
+      return { networkError: true };
+    });
+    return release;
+  }
+
+  /** Enter on the focused button asks for an account; focus stays on it while it asks, and after the request fails. */
+  async function keepsFocusWhileAsking(label: string, account: BankTransferDetails): Promise<void> {
+    const release = holdPayThenFail();
+    stub.answer('/checkout/order/pay', { body: transferAnswer(account) });
+    const asked = stub.requestsTo('/checkout/order/pay').length;
+    const button = buttonByText(root(), label);
+    button.focus();
+    await press('Enter');
+    await waitFor(() => checkout.matches(':state(busy)'));
+    expect(activeElement() === button, 'focus stays on the button while it asks').to.equal(true);
+    expect(button.getAttribute('aria-disabled')).to.equal('true');
+    await press('Enter');
+    release();
+    const alert = await waitFor(() => root().querySelector('[role=alert]'));
+    expect(alert.textContent).to.include('Check your internet connection');
+    expect(activeElement() === button, 'focus stays on the button after asking failed').to.equal(true);
+    expect(button.getAttribute('aria-disabled')).to.equal('false');
+    expect(stub.requestsTo('/checkout/order/pay')).to.have.length(asked + 1, 'a press while asking asks nothing more');
+    await expectAccessible(checkout);
+    await press('Enter');
+    await view('transfer');
+  }
+
+  it('keeps focus on "Get account details" while the account is asked for and after asking fails', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount();
+    await choose('Bank transfer');
+    await keepsFocusWhileAsking('Get account details', transferDetails());
+    expect(text()).to.include('Account number 0123456789');
+  });
+
+  it('keeps focus on "Get a new account number" while the account is asked for and after asking fails', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer(transferDetails({ expiresAt: formatTimestamp(new Date(Date.now() + 1500)) })) });
+    stub.answer('/checkout/order/status', {
+      body: transferStatus({ payment_status: 4, payment_response_code: '04', payment_response_message: 'Account number has expired' }),
+    });
+    await mount();
+    await choose('Bank transfer');
+    buttonByText(root(), 'Get account details').click();
+    await view('expired');
+    await keepsFocusWhileAsking('Get a new account number', transferDetails({ bankAccount: '0987654321' }));
+    expect(text()).to.include('0987654321');
+  });
+
   it('explains a decline in plain words and lets the customer try again', async () => {
     stub.answer('/checkout/order/create', { body: createOrderAnswer() });
     stub.answer('/checkout/order/pay', { body: declinedAnswer('51', 'Insufficient funds') });
@@ -331,6 +388,7 @@ describe('ck-checkout', () => {
     buttonByText(root(), 'Try again').focus();
     await press('Enter');
     await waitFor(() => text().includes('Total to pay ₦12,787.50'));
+    expect(activeElement()?.textContent, 'focus stays in the fee box, not on the page').to.equal('Amount to pay');
     expect(proceed.getAttribute('aria-disabled')).to.equal('false');
     proceed.focus();
     await press('Enter');

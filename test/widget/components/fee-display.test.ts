@@ -6,7 +6,7 @@ import { Localizer } from '../../../widget/i18n/localizer.ts';
 import { FeeQuotedEvent } from '../../../widget/internal-events.ts';
 import { API_KEY, ApiStub } from '../support/api-stub.ts';
 import { expectAccessible } from '../support/axe.ts';
-import { buttonByText, deepText, waitFor } from '../support/dom.ts';
+import { activeElement, buttonByText, deepText, press, waitFor } from '../support/dom.ts';
 import { feeAnswer, feeQuote, orderData, REFERENCE } from '../support/fixtures.ts';
 
 describe('ck-fee-display', () => {
@@ -80,6 +80,29 @@ describe('ck-fee-display', () => {
     await mount('C');
     await waitFor(() => text().includes('shared'));
     expect(text()).to.include('The fee is shared: you pay ₦100.00, Kola Books pays ₦100.00.');
+  });
+
+  it('keeps keyboard focus in the fee box while it asks again and once the quote arrives', async () => {
+    stub.answer('/checkout/order/fee', { networkError: true });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    stub.answer('/checkout/order/fee', async () => {
+      await held;
+      return { body: feeAnswer(feeQuote('C')) };
+    });
+    await mount('C');
+    await waitFor(() => text().includes('The fee could not be worked out'));
+    buttonByText(display.shadowRoot!, 'Try again').focus();
+    await press('Enter');
+    await waitFor(() => text().includes('Working out the fee…'));
+    const focused = activeElement();
+    expect(focused === document.body, 'focus left the page for <body>').to.equal(false);
+    expect(display.shadowRoot!.contains(focused), 'focus is in the fee box').to.equal(true);
+    expect(focused?.textContent).to.equal('Amount to pay');
+    release();
+    await waitFor(() => text().includes('Total to pay ₦12,787.50'));
+    expect(activeElement() === focused, 'focus stays where it was once the quote arrives').to.equal(true);
+    await expectAccessible(display);
   });
 
   it('says the fee could not be worked out and lets the customer ask again', async () => {
