@@ -91,6 +91,17 @@ describe('the payment-link page', () => {
     await page.getByRole('heading', { name: 'Thank you for your support' }).waitFor();
     await screenshot(page, 'payment-link-merchant-website');
 
+    // Back from the website shows the receipt instead of sending the customer forward again; Done goes on.
+    const toWebsite: string[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && new URL(request.url()).origin === websiteOrigin) toWebsite.push(request.url());
+    });
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('heading', { name: 'Thank you for your support' }).waitFor();
+    expect(toWebsite).toEqual([`${websiteOrigin}/thanks?reference=${reference}&status=successful`]);
+
     const verified = await verifyOrder(server, reference);
     expect(verified.data).toMatchObject({ statusId: 5, status: 'Successful', paymentLink: { id: link.id } });
     expect(addresses.filter((address) => /chidi|okeke/i.test(decodeURIComponent(address)))).toEqual([]);
@@ -147,6 +158,25 @@ describe('the payment-link page', () => {
     expect([...orders]).toEqual([reference]);
     const verified = await verifyOrder(server, reference);
     expect(verified.data).toMatchObject({ statusId: 5, status: 'Successful', paymentLink: { id: link.id } });
+    expect(problems).toEqual([]);
+  });
+
+  it('"Done" on a link without a website ends on the hosted page that says the payment is complete', async () => {
+    const link = await createLink({ Amount: '1200', AuthOption: 'NOAUTH' });
+    const { page, problems } = await newPage(browser, { width: 700, height: 1000 });
+    await page.goto(link.paymentLinkUrl);
+    await fillLinkForm(page);
+    await page.waitForURL((url) => url.searchParams.has('order'));
+    const reference = new URL(page.url()).searchParams.get('order');
+    await chooseMethod(page, 'Card');
+    await payByCard(page, '5555 5555 5555 4444');
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    await page.waitForURL((url) => url.pathname === '/checkout/result');
+    expect(new URL(page.url()).search).toBe(`?reference=${reference}&status=successful`);
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    await page.getByText('You can close this page.').waitFor();
     expect(problems).toEqual([]);
   });
 });

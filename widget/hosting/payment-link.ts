@@ -5,13 +5,18 @@ import type { CkCheckout } from '../components/checkout.ts';
  * customer sent the link's form and gives the checkout its reference, the link's id and the link's Website. A
  * payment completed on this visit (back from the bank's page) sends the customer on to the Website with only
  * `reference` and `status`, as after any hosted payment. A reload or Back shows the receipt instead, so Back from
- * the Website is not sent forward again.
+ * the Website is not sent forward again; its Done goes on to the Website, or, for a link without one, to the hosted
+ * result page, which says the payment is complete and the page can be closed.
  */
 export function preparePaymentLink(checkout: CkCheckout, successUrl: string): void {
   const revisited = isRevisit();
   checkout.addEventListener('checkout:success', (event) => {
     const website = websiteUrl(successUrl);
     if (website && !revisited) leave(website, event.reference ?? checkout.reference);
+  });
+  checkout.addEventListener('checkout:close', (event) => {
+    if (event.status !== 'Successful') return;
+    leave(websiteUrl(successUrl) ?? new URL('/checkout/result', window.location.origin), event.reference ?? checkout.reference);
   });
 }
 
