@@ -77,6 +77,10 @@ export class CkFeeDisplay extends CheckoutElement {
     void this.quoteTask.run();
   }
 
+  /**
+   * The fee line is the whole fee, whoever pays it ("No fee" only when there is none), and the line under the
+   * total says who pays it: the customer (in the total), the merchant (not in it) or both (each part named).
+   */
   #renderQuote(quote: FeeQuote) {
     const money = (amount: number) => this.localizer.money(amount, quote.currency);
     const merchant = this.order?.subsidiary.name ?? this.t('theMerchant');
@@ -93,7 +97,7 @@ export class CkFeeDisplay extends CheckoutElement {
         <dt>${this.t('subtotal')}</dt>
         <dd>${money(quote.amount)}</dd>
         <dt>${this.t('fee')}</dt>
-        <dd>${quote.customerFee === 0 ? this.t('noFee') : money(quote.customerFee)}</dd>
+        <dd>${quote.fee === 0 ? this.t('noFee') : money(quote.fee)}</dd>
         <dt class="total">${this.t('total')}</dt>
         <dd class="total" data-total>${money(quote.totalChargedAmount)}</dd>
       </dl>

@@ -28,7 +28,7 @@ export const en = {
   total: 'Total to pay',
   noFee: 'No fee',
   feeBorneByCustomer: 'You pay the fee.',
-  feeBorneByMerchant: '{merchant} pays the fee.',
+  feeBorneByMerchant: '{merchant} pays the fee; it is not added to your total.',
   feeSplit: 'The fee is shared: you pay {customer}, {merchant} pays {merchantPart}.',
   feeLoading: 'Working out the fee…',
   feeFailed: 'The fee could not be worked out. Check your connection and try again.',

@@ -30,7 +30,7 @@ export const fr: Catalog = {
   total: 'Total à payer',
   noFee: 'Aucuns frais',
   feeBorneByCustomer: 'Les frais sont à votre charge.',
-  feeBorneByMerchant: '{merchant} prend les frais à sa charge.',
+  feeBorneByMerchant: '{merchant} prend les frais à sa charge : ils ne s’ajoutent pas à votre total.',
   feeSplit: 'Les frais sont partagés : vous payez {customer}, {merchant} paie {merchantPart}.',
   feeLoading: 'Calcul des frais…',
   feeFailed: 'Les frais n’ont pas pu être calculés. Vérifiez votre connexion et réessayez.',
