@@ -74,11 +74,28 @@ export const checkoutHeaderStyles = css`
     stroke-width: 2;
     stroke-linecap: round;
   }
+  /* On a narrow screen the total has a row of its own under the logo, name and close button, so it is not squeezed between them. */
   @container (max-width: 360px) {
     header {
+      display: grid;
+      grid-template-columns: auto minmax(0, 1fr) auto;
+      column-gap: 0.75rem;
       padding-inline: 1rem;
     }
+    .merchant {
+      display: contents;
+    }
+    h1 {
+      grid-column: 2;
+    }
+    header:not(:has(.logo)) h1 {
+      grid-column: 1 / 3;
+    }
+    button.close {
+      grid-column: 3;
+    }
     .total {
+      grid-column: 1 / -1;
       font-size: 1.25rem;
     }
   }

@@ -20,7 +20,8 @@ export const checkoutStyles = css`
     border: 1px solid var(--_divider);
     border-radius: var(--_radius);
     box-shadow: var(--checkout-shadow, 0 1px 2px rgb(15 23 42 / 0.06), 0 8px 24px rgb(15 23 42 / 0.08));
-    overflow: hidden;
+    /* Inherited through every component: a word or amount wider than its line breaks rather than overflow. */
+    overflow-wrap: break-word;
   }
   .skeleton {
     display: grid;
@@ -37,8 +38,10 @@ export const checkoutStyles = css`
     stroke-linecap: round;
     stroke-linejoin: round;
   }
+  /* One column as wide as the panel, never wider: a long amount wraps instead of widening (and clipping) the view. */
   .body {
     display: grid;
+    grid-template-columns: minmax(0, 1fr);
     gap: 1.25rem;
     padding: 1.25rem;
   }
@@ -59,6 +62,7 @@ export const checkoutStyles = css`
     align-items: flex-start;
     padding: 0.75rem 1.25rem;
     border-top: 1px solid var(--_divider);
+    border-radius: 0 0 calc(var(--_radius) - 1px) calc(var(--_radius) - 1px);
     background: var(--_surface);
     color: var(--_muted);
     font-size: 0.8125rem;

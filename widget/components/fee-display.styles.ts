@@ -16,15 +16,15 @@ export const feeDisplayStyles = css`
   dl {
     margin: 0;
     display: grid;
-    grid-template-columns: 1fr auto;
+    grid-template-columns: minmax(0, 1fr) auto;
     gap: 0.25rem 0;
   }
+  /* An amount keeps to one line while there is room; on a narrow screen the label wraps first, then the amount. */
   dd {
     margin: 0;
     padding-inline-start: 1rem;
     text-align: end;
     font-variant-numeric: tabular-nums;
-    white-space: nowrap;
   }
   .total {
     font-weight: 700;

@@ -19,10 +19,11 @@ export const orderSummaryStyles = css`
     margin: 0;
     padding: 0;
   }
+  /* The amount keeps to one line while there is room; on a narrow screen the name wraps first, then the amount. */
   li,
   .subtotal {
-    display: flex;
-    justify-content: space-between;
+    display: grid;
+    grid-template-columns: minmax(0, 1fr) auto;
     gap: 1rem;
     padding: 0.375rem 0;
   }
@@ -34,7 +35,7 @@ export const orderSummaryStyles = css`
     overflow-wrap: anywhere;
   }
   .amount {
-    white-space: nowrap;
+    text-align: end;
     font-variant-numeric: tabular-nums;
   }
   .subtotal {
