@@ -1,0 +1,62 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { axeViolations } from './support/axe.ts';
+import { chooseMethod, launchBrowser, newPage, payByCard } from './support/browser.ts';
+import { serverCall } from './support/server.ts';
+
+/** The pages the server renders for people: the payment-link form, the link's checkout, the bank's 3-D Secure page. */
+const server = inject('server');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function linkUrl(): Promise<string> {
+  const created = await serverCall<{ statusCode: string; data: { paymentLink: { paymentLinkUrl: string } } }>(server, '/checkout/links/create', {
+    Name: 'Pottery workshop',
+    Description: 'One seat at the Saturday workshop.',
+    PaymentType: 'SC',
+    Currency: 'NGN',
+    AuthOption: 'AUTH',
+    Amount: '5800.50',
+  });
+  expect(created.statusCode).toBe('00');
+  return created.data.paymentLink.paymentLinkUrl;
+}
+
+/** The link's form, then its checkout, then the bank's page: `visit` runs on each once it is drawn. */
+async function throughHostedPages(page: Page, visit: (name: string) => Promise<void>): Promise<void> {
+  await page.goto(await linkUrl());
+  await page.getByRole('heading', { name: 'Pottery workshop' }).waitFor();
+  await visit('link form');
+  await page.getByLabel('First name').fill('Chidi');
+  await page.getByLabel('Last name').fill('Okeke');
+  await page.getByLabel('E-mail').fill('chidi@example.test');
+  await page.getByRole('button', { name: 'Continue to payment' }).click();
+  await page.getByRole('radio', { name: /^Card/ }).waitFor();
+  await visit('link checkout');
+  await chooseMethod(page, 'Card');
+  await payByCard(page, '4242 4242 4242 4242');
+  await page.getByRole('heading', { name: 'Authenticate your payment' }).waitFor();
+  await visit('3-D Secure page');
+}
+
+describe('the hosted pages', () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`have text with enough contrast (WCAG AA) in ${colorScheme} mode`, async () => {
+      const { page } = await newPage(browser, { width: 700, height: 1000 });
+      await page.emulateMedia({ colorScheme });
+      const found: string[] = [];
+      await throughHostedPages(page, async (name) => {
+        // The checkout draws its own panel; the page around it is the link's header.
+        const violations = await axeViolations(page, name === 'link checkout' ? { include: ['.link-header'] } : {});
+        found.push(...violations.map((violation) => `${name}: ${violation}`));
+      });
+      expect(found).toEqual([]);
+    });
+  }
+});
