@@ -1,5 +1,5 @@
 import { CheckoutEmbedError } from './frame-session.ts';
-import { asFrameMessage, PROTOCOL, type EventDetail, type ParentMessage, type Settings } from './protocol.ts';
+import { asFrameMessage, colorSchemeFor, PROTOCOL, type EventDetail, type ParentMessage, type Settings } from './protocol.ts';
 
 export interface FrameHandlers {
   onEvent(detail: EventDetail): void;
@@ -36,6 +36,7 @@ export class EmbeddedFrame {
     this.iframe.title = 'Checkout';
     // The transfer view's copy buttons write to the clipboard from inside the frame.
     this.iframe.allow = 'clipboard-write';
+    this.#matchColorScheme();
     window.addEventListener('message', this.#onMessage);
     // A frame the browser refuses to show (frame-ancestors), or whose page is an error page, never says ready, and
     // nothing else tells this page: without a deadline the customer would look at an empty box for ever.
@@ -47,7 +48,17 @@ export class EmbeddedFrame {
 
   update(settings: Settings): void {
     this.#settings = settings;
+    this.#matchColorScheme();
     if (this.#ready) this.#postSettings();
+  }
+
+  /**
+   * The iframe element takes the colour scheme the framed page gives its root for the same theme (set through the
+   * CSSOM, so the merchant's CSP needs no 'unsafe-inline'), rather than the merchant page's: when the two differ
+   * the browser paints the frame opaque, a dark box on a light page when the system is dark.
+   */
+  #matchColorScheme(): void {
+    this.iframe.style.colorScheme = colorSchemeFor(this.#settings.theme);
   }
 
   destroy(): void {

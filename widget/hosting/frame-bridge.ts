@@ -1,6 +1,6 @@
 import type { CkCheckout } from '../components/checkout.ts';
 import type { CheckoutErrorEvent, CheckoutPendingEvent } from '../events.ts';
-import { asParentMessage, EVENT_TYPES, PROTOCOL, SETTING_NAMES, type EventDetail, type FrameMessage, type Settings } from '../embed/protocol.ts';
+import { asParentMessage, colorSchemeFor, EVENT_TYPES, PROTOCOL, SETTING_NAMES, type EventDetail, type FrameMessage, type Settings } from '../embed/protocol.ts';
 import { useFrameSession } from '../api/client.ts';
 import { trapFocus } from './focus-trap.ts';
 
@@ -76,6 +76,9 @@ function applySettings(checkout: CkCheckout, settings: Settings, modal: boolean)
     else checkout.setAttribute(name, String(value));
   }
   checkout.closable = modal;
+  // The page's root takes the theme's colour scheme, as the embedding page gives the iframe element: the two agree,
+  // so the browser keeps the frame transparent around the checkout.
+  document.documentElement.style.colorScheme = colorSchemeFor(settings.theme);
 }
 
 function describe(type: EventDetail['type'], event: Event): EventDetail {

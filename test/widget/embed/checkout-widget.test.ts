@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { emulateMedia } from '@web/test-runner-commands';
 import '../../../widget/embed/embed.ts';
 import { CheckoutCloseEvent, CheckoutErrorEvent, CheckoutSuccessEvent } from '../../../widget/events.ts';
 import type { CheckoutWidgetElement } from '../../../widget/embed/checkout-widget.ts';
@@ -48,6 +49,35 @@ async function inlineWidget(log: RelayLog): Promise<{ widget: CheckoutWidgetElem
   const frame = await waitFor(() => widget.shadowRoot?.querySelector('iframe'));
   await waitFor(() => log.hasLoaded(frame.contentWindow, frameOrigin));
   return { widget, frame };
+}
+
+/**
+ * The real checkout page (widget/checkout.html with widget/main.ts and widget/checkout.css) written into a frame the
+ * widget opened on this origin, configured as the backend configures a frame: `embedded`, and this page as the
+ * parent origin. Same origin, so the test can read the framed document's styles.
+ */
+async function realCheckoutIn(frame: HTMLIFrameElement): Promise<Document> {
+  const origin = window.location.origin;
+  // The frame's own fetch: this page's is the session stub.
+  const page = (await (await frame.contentWindow!.fetch(`${origin}/widget/checkout.html`)).text())
+    .replace(/(href|src)="\/(?!\/)/g, `$1="${origin}/widget/`)
+    .replace('<script type="application/json" id="checkout-config">{}</script>', () =>
+      `<script type="application/json" id="checkout-config">${JSON.stringify({ embedded: true, 'parent-origin': origin })}</script>`,
+    );
+  const framed = frame.contentDocument!;
+  framed.open();
+  framed.write(page);
+  framed.close();
+  return framed;
+}
+
+/**
+ * The colour scheme an element is drawn with: `light-dark()` picks its first colour in a light used colour scheme
+ * and its second in a dark one.
+ */
+function usedScheme(element: HTMLElement): 'light' | 'dark' {
+  element.style.setProperty('caret-color', 'light-dark(rgb(0, 0, 1), rgb(0, 0, 2))');
+  return getComputedStyle(element).caretColor === 'rgb(0, 0, 1)' ? 'light' : 'dark';
 }
 
 describe('<checkout-widget> and the embed script', () => {
@@ -249,5 +279,47 @@ describe('<checkout-widget> and the embed script', () => {
     log.postLast(frame.contentWindow!, { protocol: PROTOCOL, kind: 'event', event: { type: 'checkout:close', reference: 'ORD-10', status: 'Failed' } });
     await waitFor(() => calls.length === 2);
     expect(calls).to.deep.equal(['completed failed ORD-10', 'close']);
+  });
+  describe('on a light merchant page, the framed checkout\'s colour scheme', () => {
+    const sameOriginSession = {
+      status: 200,
+      body: { ...sessionOpened.body, data: { ...sessionOpened.body.data, frameUrl: `${window.location.origin}${RELAY_PATH}`, frameOrigin: window.location.origin } },
+    };
+    before(() => document.documentElement.style.setProperty('color-scheme', 'light'));
+    after(async () => {
+      document.documentElement.style.removeProperty('color-scheme');
+      await emulateMedia({ colorScheme: 'light' });
+    });
+
+    for (const system of ['light', 'dark'] as const) {
+      it(`matches the iframe element's for every theme, so the frame stays transparent around the checkout (system ${system})`, async () => {
+        await emulateMedia({ colorScheme: system });
+        restore = answerSessions(sameOriginSession).restore;
+        const widget = document.createElement('checkout-widget');
+        widget.setAttribute('api-key', 'pk_test_embed');
+        widget.setAttribute('reference', 'ORD-13');
+        widget.setAttribute('amount', '2500');
+        widget.setAttribute('theme', 'light');
+        document.body.append(widget);
+        const frame = await waitFor(() => widget.shadowRoot?.querySelector('iframe'));
+        await waitFor(() => log.hasLoaded(frame.contentWindow, window.location.origin));
+        const framed = await realCheckoutIn(frame);
+        const checkout = await waitFor(() => framed.querySelector('ck-checkout'));
+
+        // `light` and `dark` as given, then no theme at all (the system's), then `auto` (the same).
+        for (const theme of ['light', 'dark', undefined, 'auto'] as const) {
+          if (theme === undefined) widget.removeAttribute('theme');
+          else widget.setAttribute('theme', theme);
+          await waitFor(() => checkout.getAttribute('theme') === (theme ?? null) && framed.documentElement.classList.contains('embedded'));
+          const root = framed.documentElement;
+          const expected = theme === 'light' || theme === 'dark' ? theme : system;
+          expect(usedScheme(root), `the framed page's root, theme ${theme}`).to.equal(expected);
+          expect(usedScheme(frame), `the iframe element, theme ${theme}`).to.equal(expected);
+          expect(getComputedStyle(frame).colorScheme, `theme ${theme}`).to.equal(framed.defaultView!.getComputedStyle(root).colorScheme);
+          // Around the checkout the frame shows the merchant's page.
+          expect(framed.defaultView!.getComputedStyle(framed.body).backgroundColor).to.equal('rgba(0, 0, 0, 0)');
+        }
+      });
+    }
   });
 });
