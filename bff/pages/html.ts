@@ -28,6 +28,10 @@ function render(value: unknown): string {
   return escapeHtml(String(value));
 }
 
+/** The hosted pages' icon (bff/pages/favicon.svg), served by the pages routes. */
+export const FAVICON_PATH = '/assets/favicon.svg';
+export const FAVICON_LINK = `<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">`;
+
 export function page(options: { title: string; lang?: string; body: SafeHtml }): string {
   return html`<!doctype html>
 <html lang="${options.lang ?? 'en'}">
@@ -36,6 +40,7 @@ export function page(options: { title: string; lang?: string; body: SafeHtml }):
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title}</title>
 <link rel="stylesheet" href="/assets/pages.css">
+${new SafeHtml(FAVICON_LINK)}
 </head>
 <body>
 ${options.body}

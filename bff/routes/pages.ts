@@ -8,12 +8,14 @@ import { toMajorUnits, toMinorUnits } from '../../shared/money.ts';
 import { createOrderPlainSchema, type CreateOrderPlain } from '../../shared/orders.ts';
 import { isAppError } from '../errors.ts';
 import { messagePage } from '../pages/authentication.ts';
+import { FAVICON_PATH } from '../pages/html.ts';
 import { linkFormPage, linkHeader, type LinkFormErrors, type LinkFormValues } from '../pages/link-page.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { Order } from '../domain/order.ts';
 import type { StoredLink } from '../repositories/links.ts';
 
 const pagesCss = readFileSync(fileURLToPath(new URL('../pages/pages.css', import.meta.url)), 'utf8');
+const favicon = readFileSync(fileURLToPath(new URL('../pages/favicon.svg', import.meta.url)), 'utf8');
 
 /**
  * The customer's answers come in the form's body, never in the address (history, logs, Referer). `order` is the
@@ -59,6 +61,12 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
   app.get('/assets/pages.css', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(pagesCss),
   );
+  // The icon every page names (`<link rel="icon">`), also where browsers look for one by default.
+  for (const url of [FAVICON_PATH, '/favicon.ico']) {
+    app.get(url, { schema: { hide: true } }, async (_request, reply) =>
+      reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(favicon),
+    );
+  }
 
   app.get('/demo', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/demo/', 301));
   app.get(

@@ -210,4 +210,19 @@ describe('the payment-link page', () => {
       expect(posted.body).toContain(words);
     }
   });
+
+  it('names an icon on every page the server renders, served as SVG there and where browsers look by default', async () => {
+    const link = await createLink({ Amount: 100 });
+    const pages = [`/l/${link.reference}`, '/l/doesnotexist', '/checkout/result?reference=A&status=successful'];
+    for (const url of pages) {
+      const page = await app.inject({ method: 'GET', url });
+      expect(page.body, url).toContain('<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">');
+    }
+    for (const url of ['/assets/favicon.svg', '/favicon.ico']) {
+      const icon = await app.inject({ method: 'GET', url });
+      expect(icon.statusCode).toBe(200);
+      expect(icon.headers['content-type']).toBe('image/svg+xml');
+      expect(icon.body).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    }
+  });
 });

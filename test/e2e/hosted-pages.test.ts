@@ -59,4 +59,38 @@ describe('the hosted pages', () => {
       expect(found).toEqual([]);
     });
   }
+
+  it('name an icon the browser finds, so loading them logs no console error', async () => {
+    const { page, console: messages } = await newPage(browser, { width: 700, height: 1000 });
+    // The browser fetches a page's icon itself, out of the page's sight: its debugging protocol still sees it.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    const icons: { url: string; status: number }[] = [];
+    const waiting: (() => void)[] = [];
+    cdp.on('Network.responseReceived', ({ response }) => {
+      if (!/^\/(assets\/)?favicon\.(svg|ico)$/.test(new URL(response.url).pathname)) return;
+      icons.push({ url: response.url, status: response.status });
+      waiting.shift()?.();
+    });
+    const iconOfPage = async (count: number) => {
+      while (icons.length < count) await new Promise<void>((resolve) => waiting.push(resolve));
+      return icons[count - 1]!;
+    };
+
+    let visited = 0;
+    const seen: Record<string, { path: string; status: number }> = {};
+    await throughHostedPages(page, async (name) => {
+      // The checkout app's page names an empty icon of its own (`data:,`): nothing to fetch.
+      if (name === 'link checkout') return;
+      const icon = await iconOfPage(++visited);
+      seen[name] = { path: new URL(icon.url).pathname, status: icon.status };
+    });
+    await page.goto(`${server.baseUrl}/checkout/result?reference=LNK-1&status=successful`);
+    const result = await iconOfPage(++visited);
+    seen['result page'] = { path: new URL(result.url).pathname, status: result.status };
+
+    const icon = { path: '/assets/favicon.svg', status: 200 };
+    expect(seen).toEqual({ 'link form': icon, '3-D Secure page': icon, 'result page': icon });
+    expect(messages.filter((message) => message.startsWith('error'))).toEqual([]);
+  });
 });
