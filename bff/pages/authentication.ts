@@ -13,6 +13,7 @@ export function authenticationPage(view: {
 }): string {
   return page({
     title: 'Authenticate your payment',
+    script: true,
     body: html`<main class="issuer">
 <p class="merchant">Sandbox Bank · 3-D Secure</p>
 <h1>Authenticate your payment</h1>

@@ -32,7 +32,8 @@ function render(value: unknown): string {
 export const FAVICON_PATH = '/assets/favicon.svg';
 export const FAVICON_LINK = `<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">`;
 
-export function page(options: { title: string; lang?: string; body: SafeHtml }): string {
+/** `script`: load the hosted pages' script (bff/pages/pages.js), for pages with a field that asks for focus. */
+export function page(options: { title: string; lang?: string; body: SafeHtml; script?: boolean }): string {
   return html`<!doctype html>
 <html lang="${options.lang ?? 'en'}">
 <head>
@@ -41,6 +42,7 @@ export function page(options: { title: string; lang?: string; body: SafeHtml }):
 <title>${options.title}</title>
 <link rel="stylesheet" href="/assets/pages.css">
 ${new SafeHtml(FAVICON_LINK)}
+${options.script ? html`<script src="/assets/pages.js" defer></script>` : ''}
 </head>
 <body>
 ${options.body}

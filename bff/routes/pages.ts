@@ -15,6 +15,7 @@ import type { Order } from '../domain/order.ts';
 import type { StoredLink } from '../repositories/links.ts';
 
 const pagesCss = readFileSync(fileURLToPath(new URL('../pages/pages.css', import.meta.url)), 'utf8');
+const pagesJs = readFileSync(fileURLToPath(new URL('../pages/pages.js', import.meta.url)), 'utf8');
 const favicon = readFileSync(fileURLToPath(new URL('../pages/favicon.svg', import.meta.url)), 'utf8');
 
 /**
@@ -60,6 +61,9 @@ const orderDescription = (description: string) => (description.length <= 500 ? d
 const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { publicBaseUrl }) => {
   app.get('/assets/pages.css', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(pagesCss),
+  );
+  app.get('/assets/pages.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(pagesJs),
   );
   // The icon every page names (`<link rel="icon">`), also where browsers look for one by default.
   for (const url of [FAVICON_PATH, '/favicon.ico']) {
