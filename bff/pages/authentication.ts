@@ -1,5 +1,5 @@
-import { formatMoney } from '../../shared/money.ts';
 import { html, page } from './html.ts';
+import { ENGLISH, type PageLocale } from './i18n.ts';
 
 /** The sandbox issuer's 3-D Secure page: shows the one-time code (sandbox only) and asks for it. */
 export function authenticationPage(view: {
@@ -10,31 +10,36 @@ export function authenticationPage(view: {
   oneTimeCode: string;
   action: string;
   error?: string | undefined;
+  locale?: PageLocale;
 }): string {
+  const locale = view.locale ?? ENGLISH;
+  const t = locale.t.authentication;
   return page({
-    title: 'Authenticate your payment',
+    title: t.title,
+    lang: locale.tag,
     script: true,
     body: html`<main class="issuer">
-<p class="merchant">Sandbox Bank · 3-D Secure</p>
-<h1>Authenticate your payment</h1>
-<p>Paying <strong>${formatMoney(view.amountMinor, view.currency, 'en')}</strong> to <strong>${view.merchantName}</strong>${view.instrument ? html` with ${view.instrument}` : ''}.</p>
-<p class="notice">This is the sandbox. Your one-time code is <strong class="code" data-testid="otp">${view.oneTimeCode}</strong>.</p>
+<p class="merchant">${t.bank}</p>
+<h1>${t.title}</h1>
+<p>${t.paying} <strong>${locale.money(view.amountMinor, view.currency)}</strong> ${t.to} <strong>${view.merchantName}</strong>${view.instrument ? html` ${t.with} ${view.instrument}` : ''}.</p>
+<p class="notice">${t.sandboxCode} <strong class="code" data-testid="otp">${view.oneTimeCode}</strong>.</p>
 <form method="post" action="${view.action}">
-<label for="code">One-time code</label>
+<label for="code">${t.code}</label>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" pattern="[0-9]{6}" aria-describedby="${view.error ? 'code-error' : ''}" aria-invalid="${view.error ? 'true' : 'false'}" autofocus>
 ${view.error ? html`<p id="code-error" class="error" role="alert">${view.error}</p>` : ''}
 <div class="actions">
-<button type="submit" name="action" value="approve">Authenticate</button>
-<button type="submit" name="action" value="fail" class="secondary" formnovalidate>Fail authentication</button>
+<button type="submit" name="action" value="approve">${t.approve}</button>
+<button type="submit" name="action" value="fail" class="secondary" formnovalidate>${t.fail}</button>
 </div>
 </form>
 </main>`,
   });
 }
 
-export function messagePage(title: string, message: string, link?: { href: string; label: string }): string {
+export function messagePage(title: string, message: string, link?: { href: string; label: string }, lang?: string): string {
   return page({
     title,
+    lang,
     body: html`<main><h1>${title}</h1><p class="notice">${message}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}</main>`,
   });
 }

@@ -1,6 +1,6 @@
-import { formatMoney } from '../../shared/money.ts';
 import type { StoredLink } from '../repositories/links.ts';
 import { html, page, type SafeHtml } from './html.ts';
+import type { PageLocale } from './i18n.ts';
 
 /**
  * The payment-link page: the link's name, description and background image, then a plain form for the
@@ -12,13 +12,13 @@ import { html, page, type SafeHtml } from './html.ts';
 export type LinkFormValues = { firstname: string; lastname: string; email: string; mobile: string; amount: string };
 export type LinkFormErrors = Partial<Record<keyof LinkFormValues, string>>;
 
-export function linkHeader(link: StoredLink, merchantName: string): SafeHtml {
+export function linkHeader(link: StoredLink, merchantName: string, locale: PageLocale): SafeHtml {
   return html`<header class="link-header">
 ${link.backgroundImage ? html`<img class="link-background" src="${link.backgroundImage}" alt="">` : ''}
 <p class="merchant">${merchantName}</p>
 <h1>${link.name}</h1>
 <p>${link.description}</p>
-${link.amountMinor === null ? '' : html`<p class="amount">${formatMoney(link.amountMinor, link.currency, 'en')}</p>`}
+${link.amountMinor === null ? '' : html`<p class="amount">${locale.money(link.amountMinor, link.currency)}</p>`}
 </header>`;
 }
 
@@ -31,21 +31,23 @@ ${error ? html`<p id="${name}-error" class="error">${error}</p>` : ''}
 </div>`;
 }
 
-export function linkFormPage(link: StoredLink, merchantName: string, values: LinkFormValues, errors: LinkFormErrors, orderReference: string): string {
+export function linkFormPage(link: StoredLink, merchantName: string, values: LinkFormValues, errors: LinkFormErrors, orderReference: string, locale: PageLocale): string {
+  const { t } = locale;
   const hasErrors = Object.keys(errors).length > 0;
   return page({
     title: `${link.name} · ${merchantName}`,
+    lang: locale.tag,
     body: html`<main class="link-page">
-${linkHeader(link, merchantName)}
+${linkHeader(link, merchantName, locale)}
 <form method="post" class="link-form" novalidate>
 <input type="hidden" name="order" value="${orderReference}">
-${hasErrors ? html`<p class="error" role="alert">Please correct the fields marked below.</p>` : ''}
-${link.amountMinor === null ? field('amount', `Amount (${link.currency})`, values, errors, html`inputmode="decimal" required autocomplete="transaction-amount"`) : ''}
-${field('firstname', 'First name', values, errors, html`required autocomplete="given-name"`)}
-${field('lastname', 'Last name', values, errors, html`required autocomplete="family-name"`)}
-${field('email', 'E-mail', values, errors, html`type="email" required autocomplete="email"`)}
-${field('mobile', 'Mobile number (optional)', values, errors, html`type="tel" autocomplete="tel"`)}
-<button type="submit">Continue to payment</button>
+${hasErrors ? html`<p class="error" role="alert">${t.correctFields}</p>` : ''}
+${link.amountMinor === null ? field('amount', t.amountLabel(link.currency), values, errors, html`inputmode="decimal" required autocomplete="transaction-amount"`) : ''}
+${field('firstname', t.firstName, values, errors, html`required autocomplete="given-name"`)}
+${field('lastname', t.lastName, values, errors, html`required autocomplete="family-name"`)}
+${field('email', t.email, values, errors, html`type="email" required autocomplete="email"`)}
+${field('mobile', t.mobile, values, errors, html`type="tel" autocomplete="tel"`)}
+<button type="submit">${t.continue}</button>
 </form>
 </main>`,
   });

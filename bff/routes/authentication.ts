@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authenticationPage, messagePage } from '../pages/authentication.ts';
+import { localeFrom, type PageLocale } from '../pages/i18n.ts';
 import type { Order, Payment } from '../domain/order.ts';
 import { framingSources } from '../security/origins.ts';
 
@@ -29,7 +30,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     };
   };
 
-  const renderPage = async (payment: Payment, order: Order, error?: string) => {
+  const renderPage = async (payment: Payment, order: Order, locale: PageLocale, error?: string) => {
     const merchant = await app.merchants.find(order.merchantId);
     return authenticationPage({
       merchantName: merchant?.name ?? '',
@@ -39,6 +40,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       oneTimeCode: app.payments.oneTimeCode(payment.reference),
       action: `/checkout/3ds/${payment.reference}`,
       error,
+      locale,
     });
   };
 
@@ -67,7 +69,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           }),
         );
       }
-      return reply.send(await renderPage(payment, order));
+      return reply.header('vary', 'accept-language').send(await renderPage(payment, order, localeFrom(request.headers['accept-language'])));
     },
   );
 
@@ -78,12 +80,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const result = await app.payments.authenticate(request.params.paymentReference, request.body);
       reply.pagePolicy(await policyFor(result.order, result.payment));
       if (result.kind === 'retry') {
-        const left = `${result.attemptsLeft} ${result.attemptsLeft === 1 ? 'attempt' : 'attempts'} left`;
+        const locale = localeFrom(request.headers['accept-language']);
         return reply
           .code(422)
           .type('text/html; charset=utf-8')
           .header('cache-control', 'no-store')
-          .send(await renderPage(result.payment, result.order, `That code is not correct. ${left}.`));
+          .header('vary', 'accept-language')
+          .send(await renderPage(result.payment, result.order, locale, locale.t.authentication.wrongCode(result.attemptsLeft)));
       }
       return reply.redirect(app.payments.returnUrl(result.order, result.payment), 303);
     },

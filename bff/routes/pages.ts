@@ -9,6 +9,7 @@ import { createOrderPlainSchema, type CreateOrderPlain } from '../../shared/orde
 import { isAppError } from '../errors.ts';
 import { messagePage } from '../pages/authentication.ts';
 import { FAVICON_PATH } from '../pages/html.ts';
+import { localeFrom, type PageLocale } from '../pages/i18n.ts';
 import { linkFormPage, linkHeader, type LinkFormErrors, type LinkFormValues } from '../pages/link-page.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { Order } from '../domain/order.ts';
@@ -46,13 +47,15 @@ const linkQuery = z.object({
 const LINK_ORDER = /^LNK-[0-9A-F]{24}$/;
 const newOrderReference = () => `LNK-${randomBytes(12).toString('hex').toUpperCase()}`;
 
-/** What the form says under a field it cannot take. */
-const FIELD_ERRORS = {
-  firstname: 'Enter your first name.',
-  lastname: 'Enter your last name.',
-  email: 'Enter an e-mail address like name@example.com.',
-  mobile: 'Enter a phone number, digits only, or leave it empty.',
-} as const;
+/**
+ * An amount as the customer types it: `5,000.50` in English, `5 000,50` in French (commas group thousands in one,
+ * mark decimals in the other); a point always marks decimals.
+ */
+function parseAmount(text: string, locale: PageLocale): number | undefined {
+  const compact = text.replace(/[\s\u00a0\u202f]/g, '');
+  const plain = locale.language === 'fr' ? compact.replace(',', '.') : compact.replace(/,/g, '');
+  return /^\d+(\.\d+)?$/.test(plain) ? Number(plain) : undefined;
+}
 
 /** Orders keep a description of at most 500 characters; a link's may be longer. */
 const orderDescription = (description: string) => (description.length <= 500 ? description : `${description.slice(0, 499)}…`);
@@ -91,22 +94,25 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
 
+  /** A page that says something, in the customer's language. */
+  const say = ([title, message]: readonly [string, string], locale: PageLocale) => messagePage(title, message, undefined, locale.tag);
+
   /** The link and its merchant, or the page that says why the link cannot take a payment now. */
-  const openLink = async (reference: string, reply: FastifyReply) => {
+  const openLink = async (reference: string, reply: FastifyReply, locale: PageLocale) => {
     const link = await app.links.findByReference(reference);
     const merchant = link && (await app.merchants.find(link.merchantId));
     if (!link || !merchant) {
-      reply.code(404).send(messagePage('Payment link not found', 'This payment link does not exist. Check the address with the merchant who sent it.'));
+      reply.code(404).send(say(locale.t.linkNotFound, locale));
       return undefined;
     }
     return { link, merchant };
   };
-  const refusal = (link: StoredLink, merchant: Merchant): { status: number; page: string } | undefined => {
+  const refusal = (link: StoredLink, merchant: Merchant, locale: PageLocale): { status: number; page: string } | undefined => {
     if (!link.isActive || merchant.disabled) {
-      return { status: 410, page: messagePage('Payment link inactive', `This payment link is no longer active. Contact ${merchant.name} at ${merchant.supportEmail}.`) };
+      return { status: 410, page: say(locale.t.linkInactive(merchant.name, merchant.supportEmail), locale) };
     }
     if (link.payerLimit > 0 && link.uses >= link.payerLimit) {
-      return { status: 410, page: messagePage('Payment link used up', `This payment link has already been used the number of times ${merchant.name} allowed.`) };
+      return { status: 410, page: say(locale.t.linkUsedUp(merchant.name), locale) };
     }
     return undefined;
   };
@@ -119,7 +125,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
    * it, a paid one shows its receipt. Once the link is used up only the order's reference is given: the checkout
    * shows where that order is. 3-D Secure returns to the order's own address.
    */
-  const checkoutPage = async (link: StoredLink, merchant: Merchant, reply: FastifyReply, order: Order, payable: boolean) => {
+  const checkoutPage = async (link: StoredLink, merchant: Merchant, reply: FastifyReply, order: Order, payable: boolean, locale: PageLocale) => {
     const publishableKey = await app.merchants.publishableKey(merchant.id, link.mode);
     const details = payable
       ? {
@@ -142,9 +148,9 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
         'redirect-url': `${publicBaseUrl}${orderAddress(link, order.reference)}`,
         'success-url': link.website ?? '',
       },
-      linkHeader(link, merchant.name),
+      linkHeader(link, merchant.name, locale),
     );
-    if (!checkout) return reply.code(503).send(messagePage('Checkout unavailable', 'The checkout app has not been built. Run npm run build.'));
+    if (!checkout) return reply.code(503).send(say(locale.t.checkoutUnavailable, locale));
     return reply.pagePolicy({ formAction: ["'self'"] }).send(checkout);
   };
 
@@ -161,8 +167,9 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       },
     },
     async (request, reply) => {
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-      const opened = await openLink(request.params.reference, reply);
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');
+      const locale = localeFrom(request.headers['accept-language']);
+      const opened = await openLink(request.params.reference, reply, locale);
       if (!opened) return reply;
       const { link, merchant } = opened;
       const { order: named, reference: returned, status } = request.query;
@@ -175,18 +182,18 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
           return reply.redirect(`${orderAddress(link, order.reference)}&${back.toString()}`, 303);
         }
       }
-      const refused = refusal(link, merchant);
+      const refused = refusal(link, merchant, locale);
       if (named !== undefined) {
         const order = await orderOfLink(named, link, merchant);
         if (!order) {
-          return reply.code(404).send(messagePage('Order not found', 'This payment link has no such order. Open the link the merchant sent to pay.'));
+          return reply.code(404).send(say(locale.t.orderNotFound, locale));
         }
         // A used-up or inactive link still shows its customers their payment; an order never tried is refused.
         if (refused && order.statusId === 1) return reply.code(refused.status).send(refused.page);
-        return checkoutPage(link, merchant, reply, order, !refused);
+        return checkoutPage(link, merchant, reply, order, !refused, locale);
       }
       if (refused) return reply.code(refused.status).send(refused.page);
-      return reply.send(linkFormPage(link, merchant.name, blankForm, {}, newOrderReference()));
+      return reply.send(linkFormPage(link, merchant.name, blankForm, {}, newOrderReference(), locale));
     },
   );
 
@@ -201,24 +208,26 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       },
     },
     async (request, reply) => {
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-      const opened = await openLink(request.params.reference, reply);
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');
+      const locale = localeFrom(request.headers['accept-language']);
+      const opened = await openLink(request.params.reference, reply, locale);
       if (!opened) return reply;
       const { link, merchant } = opened;
-      const refused = refusal(link, merchant);
+      const refused = refusal(link, merchant, locale);
       if (refused) return reply.code(refused.status).send(refused.page);
 
+      const messages = locale.t.errors;
       const body = request.body;
       const values: LinkFormValues = { firstname: body.firstname.trim(), lastname: body.lastname.trim(), email: body.email.trim(), mobile: body.mobile.trim(), amount: body.amount.trim() };
       const formReference = LINK_ORDER.test(body.order) ? body.order : newOrderReference();
       const errors: LinkFormErrors = {};
       let amountMinor = link.amountMinor;
       if (link.amountMinor === null) {
-        const amount = Number(values.amount.replace(/,/g, ''));
-        amountMinor = /^\d[\d,]*(\.\d+)?$/.test(values.amount) ? (toMinorUnits(amount, link.currency) ?? null) : null;
-        if (amountMinor === null || amountMinor <= 0) errors.amount = `Enter an amount in ${link.currency}, like 5000 or 5000.50.`;
+        const amount = parseAmount(values.amount, locale);
+        amountMinor = amount === undefined ? null : (toMinorUnits(amount, link.currency) ?? null);
+        if (amountMinor === null || amountMinor <= 0) errors.amount = messages.amount(link.currency);
       }
-      if (values.mobile && !/^\+?[0-9 ()-]{7,20}$/.test(values.mobile)) errors.mobile = FIELD_ERRORS.mobile;
+      if (values.mobile && !/^\+?[0-9 ()-]{7,20}$/.test(values.mobile)) errors.mobile = messages.mobile;
       // The order is checked by the API's own schema, so the checkout can later ask for the same order.
       const plainFor = (reference: string) =>
         createOrderPlainSchema.safeParse({
@@ -230,11 +239,11 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
           const field = issue.path[0] === 'customer' ? issue.path[1] : undefined;
-          if (field === 'firstname' || field === 'lastname' || field === 'email' || field === 'mobile') errors[field] ??= FIELD_ERRORS[field];
+          if (field === 'firstname' || field === 'lastname' || field === 'email' || field === 'mobile') errors[field] ??= messages[field];
         }
       }
       if (Object.keys(errors).length > 0 || !parsed.success) {
-        return reply.code(400).send(linkFormPage(link, merchant.name, values, errors, formReference));
+        return reply.code(400).send(linkFormPage(link, merchant.name, values, errors, formReference, locale));
       }
 
       const caller = { merchant, mode: link.mode, kind: 'publishable' as const };
@@ -246,7 +255,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
         // The link was used up meanwhile, or the form's reference is an order with other details (the customer
         // changed them after going Back): the first gets the link's page, the second a new order.
         const now = await app.links.findByReference(link.reference);
-        const refusedNow = now && refusal(now, merchant);
+        const refusedNow = now && refusal(now, merchant, locale);
         if (refusedNow) return reply.code(refusedNow.status).send(refusedNow.page);
         reference = newOrderReference();
         const retry = plainFor(reference);

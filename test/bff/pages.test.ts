@@ -225,4 +225,73 @@ describe('the payment-link page', () => {
       expect(icon.body).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     }
   });
+
+  describe('in the language the customer prefers', () => {
+    const french = { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.8' };
+    const money = (locale: string, amount: number) => new Intl.NumberFormat(locale, { style: 'currency', currency: 'NGN' }).format(amount);
+
+    it('shows the link form in French, with the amount written as the French checkout writes it', async () => {
+      const link = await createLink({ Amount: '5800.50' });
+      const page = await app.inject({ method: 'GET', url: `/l/${link.reference}`, headers: french });
+      expect(page.body).toContain('<html lang="fr-FR">');
+      expect(page.body).toContain('<label for="firstname">Prénom</label>');
+      expect(page.body).toContain('Continuer vers le paiement');
+      expect(page.body).toContain(`<p class="amount">${money('fr-FR', 5800.5)}</p>`);
+      expect(money('fr-FR', 5800.5)).toMatch(/^5\s800,50\sNGN$/u);
+      expect(page.body).not.toContain('Continue to payment');
+      expect(page.headers.vary).toMatch(/accept-language/i);
+    });
+
+    it('keeps English, in the customer\'s region, for other languages or none', async () => {
+      const link = await createLink({ Amount: '5800.50' });
+      for (const [header, lang, amount] of [[undefined, 'en', 'NGN\u00a05,800.50'], ['de-DE,de;q=0.9', 'en', 'NGN\u00a05,800.50'], ['en-NG', 'en-NG', '₦5,800.50'], ['de,en-GB;q=0.8,fr;q=0.5', 'en-GB', money('en-GB', 5800.5)]] as const) {
+        const page = await app.inject({ method: 'GET', url: `/l/${link.reference}`, headers: header ? { 'accept-language': header } : {} });
+        expect(page.body, header).toContain(`<html lang="${lang}">`);
+        expect(page.body, header).toContain('Continue to payment');
+        expect(page.body, header).toContain(`<p class="amount">${amount}</p>`);
+      }
+    });
+
+    it('says what to correct in French and reads a French amount (2 500,50)', async () => {
+      const link = await createLink({});
+      const post = (fields: Record<string, string>) =>
+        app.inject({ method: 'POST', url: `/l/${link.reference}`, headers: { ...french, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+      const wrong = await post({ firstname: '', lastname: 'Obi', email: 'nope', amount: 'abc' });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.body).toContain('Corrigez les champs signalés ci-dessous.');
+      expect(wrong.body).toContain('Saisissez votre prénom.');
+      expect(wrong.body).toContain('Saisissez une adresse e-mail comme nom@exemple.com.');
+      expect(wrong.body).toContain('Saisissez un montant en NGN, comme 5000 ou 5000,50.');
+      const right = await post({ ...ada, amount: '2 500,50' });
+      expect(right.statusCode).toBe(303);
+      const reference = new URL(String(right.headers.location), 'http://x').searchParams.get('order');
+      const [order] = await app.storage.query('SELECT amount_minor FROM orders WHERE reference = $1', [reference]);
+      expect(order).toMatchObject({ amount_minor: 250050 });
+    });
+
+    it('says in French that a link is used up', async () => {
+      const link = await createLink({ Amount: 100, Limit: 1 });
+      await app.storage.query('UPDATE payment_links SET uses = 1 WHERE reference = $1', [link.reference]);
+      const page = await app.inject({ method: 'GET', url: `/l/${link.reference}`, headers: french });
+      expect(page.statusCode).toBe(410);
+      expect(page.body).toContain('<h1>Lien de paiement épuisé</h1>');
+      expect(page.body).toContain('<html lang="fr-FR">');
+    });
+
+    it("shows the bank's 3-D Secure page in French, wrong codes included", async () => {
+      const link = await createLink({ Amount: '5800.50', AuthOption: 'AUTH' });
+      const reference = new URL(String((await postForm(link.reference, ada)).headers.location), 'http://x').searchParams.get('order')!;
+      const pay = (await new CheckoutClient(app, keys).payByCard(reference, '4242424242424242')).json();
+      const path = new URL(pay.data.paymentDetail.redirectUrl).pathname;
+      const page = await app.inject({ method: 'GET', url: path, headers: french });
+      expect(page.body).toContain('<html lang="fr-FR">');
+      expect(page.body).toContain('<h1>Authentifiez votre paiement</h1>');
+      expect(page.body).toContain('<label for="code">Code à usage unique</label>');
+      // The amount with the card fee, written the French way.
+      expect(page.body).toMatch(/Paiement de <strong>\d[\d\s]*,\d\d\sNGN<\/strong> à <strong>Acme Stores<\/strong>/u);
+      const wrong = await app.inject({ method: 'POST', url: path, headers: { ...french, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=approve&code=000000' });
+      expect(wrong.statusCode).toBe(422);
+      expect(wrong.body).toContain('Ce code est incorrect. 2 essais restants.');
+    });
+  });
 });
