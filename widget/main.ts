@@ -5,7 +5,7 @@ import { preparePaymentLink } from './hosting/payment-link.ts';
  * Entry of the checkout page (widget/checkout.html). The page that serves it puts the checkout's settings in a
  * JSON data block (allowed under a strict CSP: it is never executed); each key is an attribute of <ck-checkout>.
  * Framed by a merchant's page (`embedded`), the rest of the settings come from that page by postMessage; on a
- * payment-link page (`payment-link-id`), the page makes the order reference and sends the customer on after paying.
+ * payment-link page (`payment-link-id`), the server has made the order, and the page sends the customer on after paying.
  */
 const checkout = document.querySelector('ck-checkout');
 // This page is the checkout's own: its language and title follow the checkout's locale.
