@@ -43,3 +43,8 @@ export function messagePage(title: string, message: string, link?: { href: strin
     body: html`<main><h1>${title}</h1><p class="notice">${message}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}</main>`,
   });
 }
+
+/** A message of the catalog (title and text) as a page in the customer's language, with a way on when there is one. */
+export function say([title, message]: readonly [string, string], locale: PageLocale, link?: { href: string; label: string }): string {
+  return messagePage(title, message, link, locale.tag);
+}

@@ -24,6 +24,13 @@ interface Catalog {
   linkUsedUp(merchant: string): Message;
   orderNotFound: Message;
   checkoutUnavailable: Message;
+  frameExpired: Message;
+  frameRefused: Message;
+  paymentNotFound: Message;
+  authenticationExpired: Message;
+  authenticationFinished: Message;
+  returnToMerchant: string;
+  result: { successful(order: string): Message; pending(order: string): Message; failed(order: string): Message };
   authentication: {
     title: string;
     bank: string;
@@ -58,6 +65,17 @@ const en: Catalog = {
   linkUsedUp: (merchant) => ['Payment link used up', `This payment link has already been used the number of times ${merchant} allowed.`],
   orderNotFound: ['Order not found', 'This payment link has no such order. Open the link the merchant sent to pay.'],
   checkoutUnavailable: ['Checkout unavailable', 'The checkout app has not been built. Run npm run build.'],
+  frameExpired: ['Checkout unavailable', 'This checkout session is not valid or has expired. Reload the page to start again.'],
+  frameRefused: ['Checkout unavailable', 'This site is no longer allowed to show this checkout.'],
+  paymentNotFound: ['Payment not found', 'No payment awaits authentication here.'],
+  authenticationExpired: ['Authentication expired', 'This authentication has expired: it was not completed in time. Return to the merchant to pay again.'],
+  authenticationFinished: ['Authentication finished', 'This payment is no longer waiting for authentication.'],
+  returnToMerchant: 'Return to the merchant',
+  result: {
+    successful: (order) => ['Payment successful', `Your payment for order ${order} was successful. You can close this page.`],
+    pending: (order) => ['Payment pending', `The payment for order ${order} is waiting for confirmation. The merchant will let you know when it arrives.`],
+    failed: (order) => ['Payment not completed', `The payment for order ${order} did not go through. Return to the merchant to try again.`],
+  },
   authentication: {
     title: 'Authenticate your payment',
     bank: 'Sandbox Bank · 3-D Secure',
@@ -92,6 +110,17 @@ const fr: Catalog = {
   linkUsedUp: (merchant) => ['Lien de paiement épuisé', `Ce lien de paiement a déjà été utilisé le nombre de fois autorisé par ${merchant}.`],
   orderNotFound: ['Commande introuvable', "Ce lien de paiement n'a pas cette commande. Ouvrez le lien envoyé par le marchand pour payer."],
   checkoutUnavailable: ['Paiement indisponible', "L'application de paiement n'a pas été construite. Lancez npm run build."],
+  frameExpired: ['Paiement indisponible', "Cette session de paiement n'est pas valide ou a expiré. Rechargez la page pour recommencer."],
+  frameRefused: ['Paiement indisponible', "Ce site n'est plus autorisé à afficher ce paiement."],
+  paymentNotFound: ['Paiement introuvable', "Aucun paiement n'attend d'authentification ici."],
+  authenticationExpired: ['Authentification expirée', "Cette authentification a expiré : elle n'a pas été faite à temps. Retournez chez le marchand pour payer à nouveau."],
+  authenticationFinished: ['Authentification terminée', "Ce paiement n'attend plus d'authentification."],
+  returnToMerchant: 'Retourner chez le marchand',
+  result: {
+    successful: (order) => ['Paiement réussi', `Votre paiement pour la commande ${order} a réussi. Vous pouvez fermer cette page.`],
+    pending: (order) => ['Paiement en attente', `Le paiement pour la commande ${order} attend sa confirmation. Le marchand vous préviendra à son arrivée.`],
+    failed: (order) => ['Paiement non abouti', `Le paiement pour la commande ${order} n'a pas abouti. Retournez chez le marchand pour réessayer.`],
+  },
   authentication: {
     title: 'Authentifiez votre paiement',
     bank: 'Sandbox Bank · 3-D Secure',

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticationPage, messagePage } from '../pages/authentication.ts';
+import { authenticationPage, say } from '../pages/authentication.ts';
 import { localeFrom, type PageLocale } from '../pages/i18n.ts';
 import type { Order, Payment } from '../domain/order.ts';
 import { framingSources } from '../security/origins.ts';
@@ -48,28 +48,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/checkout/3ds/:paymentReference',
     { schema: { summary: '3-D Secure authentication page (HTML, sandbox issuer)', tags: ['Pages'], params: paramsSchema } },
     async (request, reply) => {
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');
+      const locale = localeFrom(request.headers['accept-language']);
       const found = await app.payments.findForAuthentication(request.params.paymentReference);
-      if (!found) return reply.code(404).send(messagePage('Payment not found', 'No payment awaits authentication here.'));
+      if (!found) return reply.code(404).send(say(locale.t.paymentNotFound, locale));
       const { payment, order } = found;
       reply.pagePolicy(await policyFor(order, payment));
-      if (app.deadlines.authenticationExpired(payment)) {
-        return reply.send(
-          messagePage('Authentication expired', 'This authentication has expired: it was not completed in time. Return to the merchant to pay again.', {
-            href: app.payments.returnUrl(order, payment),
-            label: 'Return to the merchant',
-          }),
-        );
-      }
-      if (payment.stage !== 'authentication') {
-        return reply.send(
-          messagePage('Authentication finished', 'This payment is no longer waiting for authentication.', {
-            href: app.payments.returnUrl(order, payment),
-            label: 'Return to the merchant',
-          }),
-        );
-      }
-      return reply.header('vary', 'accept-language').send(await renderPage(payment, order, localeFrom(request.headers['accept-language'])));
+      const back = { href: app.payments.returnUrl(order, payment), label: locale.t.returnToMerchant };
+      if (app.deadlines.authenticationExpired(payment)) return reply.send(say(locale.t.authenticationExpired, locale, back));
+      if (payment.stage !== 'authentication') return reply.send(say(locale.t.authenticationFinished, locale, back));
+      return reply.send(await renderPage(payment, order, locale));
     },
   );
 
@@ -103,14 +91,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { reference, status } = request.query;
-      const succeeded = status === 'successful';
-      reply.type('text/html; charset=utf-8');
-      return messagePage(
-        succeeded ? 'Payment successful' : status === 'pending' ? 'Payment pending' : 'Payment not completed',
-        succeeded
-          ? `Your payment for order ${reference} was successful. You can close this page.`
-          : `The payment for order ${reference} did not go through. Return to the merchant to try again.`,
-      );
+      const locale = localeFrom(request.headers['accept-language']);
+      const result = locale.t.result;
+      reply.type('text/html; charset=utf-8').header('vary', 'accept-language');
+      return say((status === 'successful' ? result.successful : status === 'pending' ? result.pending : result.failed)(reference), locale);
     },
   );
 };

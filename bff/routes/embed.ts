@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorEnvelopeSchema, successEnvelope } from '../../shared/envelope.ts';
 import { forbidden, invalid } from '../errors.ts';
-import { messagePage } from '../pages/authentication.ts';
+import { say } from '../pages/authentication.ts';
+import { localeFrom } from '../pages/i18n.ts';
 import { callerOf } from '../plugins/auth.ts';
 import { isIpv6Origin, isOriginAllowed, normaliseOrigin } from '../security/origins.ts';
 
@@ -62,18 +63,19 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
     '/checkout/frame/:token',
     { schema: { summary: 'The checkout app, framed by the page that opened the session (HTML)', tags: ['Embedding'], params: z.object({ token: z.string().max(2048) }) } },
     async (request, reply) => {
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');
+      const locale = localeFrom(request.headers['accept-language']);
       const claims = tokens.verify(request.params.token, app.clock.now());
       const merchant = claims && (await app.merchants.find(claims.merchantId));
       if (!claims || !merchant || merchant.disabled) {
-        return reply.code(403).send(messagePage('Checkout unavailable', 'This checkout session is not valid or has expired. Reload the page to start again.'));
+        return reply.code(403).send(say(locale.t.frameExpired, locale));
       }
       // Only the page that opened the session may frame the checkout, and only while the merchant still allows it.
       if (!isOriginAllowed(claims.origin, merchant, claims.mode)) {
-        return reply.code(403).send(messagePage('Checkout unavailable', 'This site is no longer allowed to show this checkout.'));
+        return reply.code(403).send(say(locale.t.frameRefused, locale));
       }
       const page = await app.widgetPages.render('checkout.html', { 'parent-origin': claims.origin, embedded: true });
-      if (!page) return reply.code(503).send(messagePage('Checkout unavailable', 'The checkout app has not been built. Run npm run build.'));
+      if (!page) return reply.code(503).send(say(locale.t.checkoutUnavailable, locale));
       return reply.pagePolicy({ frameAncestors: [claims.origin] }).send(page);
     },
   );

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { toMajorUnits, toMinorUnits } from '../../shared/money.ts';
 import { createOrderPlainSchema, type CreateOrderPlain } from '../../shared/orders.ts';
 import { isAppError } from '../errors.ts';
-import { messagePage } from '../pages/authentication.ts';
+import { messagePage, say } from '../pages/authentication.ts';
 import { FAVICON_PATH } from '../pages/html.ts';
 import { localeFrom, type PageLocale } from '../pages/i18n.ts';
 import { linkFormPage, linkHeader, type LinkFormErrors, type LinkFormValues } from '../pages/link-page.ts';
@@ -93,9 +93,6 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(String(body))));
   });
-
-  /** A page that says something, in the customer's language. */
-  const say = ([title, message]: readonly [string, string], locale: PageLocale) => messagePage(title, message, undefined, locale.tag);
 
   /** The link and its merchant, or the page that says why the link cannot take a payment now. */
   const openLink = async (reference: string, reply: FastifyReply, locale: PageLocale) => {

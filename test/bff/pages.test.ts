@@ -292,6 +292,37 @@ describe('the payment-link page', () => {
       const wrong = await app.inject({ method: 'POST', url: path, headers: { ...french, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=approve&code=000000' });
       expect(wrong.statusCode).toBe(422);
       expect(wrong.body).toContain('Ce code est incorrect. 2 essais restants.');
+
+      const done = await app.inject({ method: 'POST', url: path, headers: { ...french, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=fail' });
+      expect(done.statusCode).toBe(303);
+      const again = await app.inject({ method: 'GET', url: path, headers: french });
+      expect(again.body).toContain('<html lang="fr-FR">');
+      expect(again.body).toContain('<h1>Authentification terminée</h1>');
+      expect(again.body).toContain('>Retourner chez le marchand</a>');
+      const unknown = await app.inject({ method: 'GET', url: '/checkout/3ds/PAY000000000000000000000000', headers: french });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.body).toContain('<h1>Paiement introuvable</h1>');
+    });
+
+    it('gives the hosted result in French, and a pending payment its own words in both languages', async () => {
+      const paid = await app.inject({ method: 'GET', url: '/checkout/result?reference=ORD-7&status=successful', headers: french });
+      expect(paid.body).toContain('<html lang="fr-FR">');
+      expect(paid.body).toContain('<h1>Paiement réussi</h1>');
+      expect(paid.body).toContain('Votre paiement pour la commande ORD-7 a réussi. Vous pouvez fermer cette page.');
+      expect(paid.headers.vary).toMatch(/accept-language/i);
+      const failed = await app.inject({ method: 'GET', url: '/checkout/result?reference=ORD-7&status=failed', headers: french });
+      expect(failed.body).toContain('Le paiement pour la commande ORD-7 n&#39;a pas abouti.');
+      const pending = await app.inject({ method: 'GET', url: '/checkout/result?reference=ORD-7&status=pending' });
+      expect(pending.body).toContain('<h1>Payment pending</h1>');
+      expect(pending.body).toContain('is waiting for confirmation');
+      expect(pending.body).not.toContain('did not go through');
+    });
+
+    it('says in French that a checkout frame session is not valid', async () => {
+      const page = await app.inject({ method: 'GET', url: '/checkout/frame/not-a-token', headers: french });
+      expect(page.statusCode).toBe(403);
+      expect(page.body).toContain('<html lang="fr-FR">');
+      expect(page.body).toContain('Cette session de paiement n&#39;est pas valide ou a expiré.');
     });
   });
 });
