@@ -1,22 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { cleanPlace, newPlace, startApp, type Place } from '../support/app.ts';
 import { CheckoutClient } from '../support/checkout.ts';
+import { configOf, fakeWidgetDir } from '../support/widget-page.ts';
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
 
-/** A built checkout page as Vite writes it: the config block the backend fills in is the part that matters. */
-const widgetDir = mkdtempSync(path.join(tmpdir(), 'checkout-widget-'));
-writeFileSync(
-  path.join(widgetDir, 'checkout.html'),
-  '<!doctype html><html><head><script type="module" src="/widget/assets/checkout.js"></script></head><body><main><ck-checkout></ck-checkout></main><script type="application/json" id="checkout-config">{}</script></body></html>',
-);
-
-function configOf(html: string): Record<string, unknown> {
-  return JSON.parse(/<script type="application\/json" id="checkout-config">([\s\S]*?)<\/script>/.exec(html)![1]!);
-}
+const widgetDir = fakeWidgetDir();
 
 /** The reference of the order the form page starts (its hidden field). */
 function formOrder(html: string): string {
