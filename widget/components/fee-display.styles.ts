@@ -16,12 +16,25 @@ export const feeDisplayStyles = css`
   dl {
     margin: 0;
     display: grid;
-    grid-template-columns: minmax(0, 1fr) auto;
-    gap: 0.25rem 0;
+    gap: 0.25rem;
   }
-  /* An amount keeps to one line while there is room; on a narrow screen the label wraps first, then the amount. */
+  /*
+   * A label and its amount share a line while both fit whole; on a narrower screen the amount moves under the
+   * label, to the end of the line. Words and amounts are never split.
+   */
+  dl > div {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: baseline;
+  }
+  dt {
+    flex: 1 1 0;
+    min-width: min-content;
+  }
   dd {
     margin: 0;
+    margin-inline-start: auto;
+    overflow-wrap: anywhere;
     padding-inline-start: 1rem;
     text-align: end;
     font-variant-numeric: tabular-nums;

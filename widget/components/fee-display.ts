@@ -94,12 +94,9 @@ export class CkFeeDisplay extends CheckoutElement {
             : this.t('feeSplit', { customer: money(quote.customerFee), merchant, merchantPart: money(quote.subsidiaryFee) });
     return html`
       <dl>
-        <dt>${this.t('subtotal')}</dt>
-        <dd>${money(quote.amount)}</dd>
-        <dt>${this.t('fee')}</dt>
-        <dd>${quote.fee === 0 ? this.t('noFee') : money(quote.fee)}</dd>
-        <dt class="total">${this.t('total')}</dt>
-        <dd class="total" data-total>${money(quote.totalChargedAmount)}</dd>
+        <div><dt>${this.t('subtotal')}</dt><dd>${money(quote.amount)}</dd></div>
+        <div><dt>${this.t('fee')}</dt><dd>${quote.fee === 0 ? this.t('noFee') : money(quote.fee)}</dd></div>
+        <div class="total"><dt>${this.t('total')}</dt><dd data-total>${money(quote.totalChargedAmount)}</dd></div>
       </dl>
       ${bearer === nothing ? nothing : html`<p class="bearer">${bearer}</p>`}
     `;

@@ -19,22 +19,29 @@ export const orderSummaryStyles = css`
     margin: 0;
     padding: 0;
   }
-  /* The amount keeps to one line while there is room; on a narrow screen the name wraps first, then the amount. */
+  /*
+   * The name wraps beside its amount while its longest word and the whole amount fit on one line; on a narrower
+   * screen the amount moves under the name, to the end of the line. Words and amounts are never split.
+   */
   li,
   .subtotal {
-    display: grid;
-    grid-template-columns: minmax(0, 1fr) auto;
-    gap: 1rem;
+    display: flex;
+    flex-wrap: wrap;
+    align-items: baseline;
+    column-gap: 1rem;
     padding: 0.375rem 0;
+  }
+  .name,
+  .subtotal dt {
+    flex: 1 1 0;
+    min-width: min-content;
   }
   li + li {
     border-top: 1px solid var(--_divider);
   }
-  .name {
-    min-width: 0;
-    overflow-wrap: anywhere;
-  }
   .amount {
+    margin-inline-start: auto;
+    overflow-wrap: anywhere;
     text-align: end;
     font-variant-numeric: tabular-nums;
   }

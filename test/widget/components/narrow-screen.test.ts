@@ -85,6 +85,33 @@ describe('ck-checkout on a 320 px wide screen', () => {
       .filter((element) => element.scrollWidth > element.clientWidth + 1)
       .map((element) => `<${element.localName}> ${element.scrollWidth} > ${element.clientWidth}`);
     expect(scrolling, `${where}: boxes wider inside than outside`).to.deep.equal([]);
+    expect(brokenWords(root()), `${where}: words split across lines`).to.deep.equal([]);
+  }
+
+  /**
+   * Words drawn on more than one line. A word runs between ordinary spaces and hyphens; the no-break spaces inside
+   * an amount ("1 234 567,89 NGN") belong to it. Addresses and references may break anywhere and are not words.
+   */
+  function brokenWords(node: Node): string[] {
+    const broken: string[] = [];
+    for (const child of node.childNodes) {
+      if (child instanceof HTMLStyleElement) continue;
+      if (child instanceof Element) {
+        if (getComputedStyle(child).display === 'none' || child.classList.contains('visually-hidden') || child.classList.contains('reference')) continue;
+        if (child.shadowRoot) broken.push(...brokenWords(child.shadowRoot));
+        broken.push(...brokenWords(child));
+      } else if (child.nodeType === Node.TEXT_NODE) {
+        const content = child.textContent ?? '';
+        for (const match of content.matchAll(/[^ \t\n\r-]+/g)) {
+          const range = document.createRange();
+          range.setStart(child, match.index);
+          range.setEnd(child, match.index + match[0].length);
+          const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+          if (lines.size > 1) broken.push(match[0]);
+        }
+      }
+    }
+    return broken;
   }
 
   function deepScrollers(node: ParentNode): Element[] {
