@@ -297,7 +297,10 @@ export class CheckoutFlow implements ReactiveController {
       const returnedReference = returned.get('reference');
       if (returnedReference) {
         window.history.replaceState(window.history.state, '', this.#returnUrl(false));
-        return await this.#resume(returnedReference, signal, returned.get('status') ?? '');
+        // Only a return to this checkout's own order: an address naming another order shows this one.
+        if (!host.reference || returnedReference === host.reference) {
+          return await this.#resume(returnedReference, signal, returned.get('status') ?? '');
+        }
       }
       if (!host.reference) throw new ApiError('VAL400', 'The reference attribute is missing.');
       const recorded = await loadSession(host.reference);

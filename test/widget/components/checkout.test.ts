@@ -223,6 +223,21 @@ describe('ck-checkout', () => {
     await waitFor(() => stub.trackedEvents().includes('authentication-finished'));
   });
 
+  it("shows its own order, not another one an address's return parameters name", async () => {
+    const before = window.location.href;
+    const returned = new URL(before);
+    returned.searchParams.set('reference', 'ORD-SOMEONE-ELSE');
+    returned.searchParams.set('status', 'successful');
+    window.history.replaceState(null, '', returned);
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount();
+    await view('options');
+    expect(stub.requestsTo('/checkout/order/status')).to.have.length(0);
+    expect(stub.requestsTo('/checkout/order/create')).to.have.length(1);
+    expect(named<Event & { reference: string }>('checkout:ready')[0]).to.include({ reference: REFERENCE });
+    expect(window.location.href, 'the return parameters are removed').to.equal(before);
+  });
+
   it('shows a one-time account for a bank transfer, polls once the money is sent, and asks for the rest of a short payment', async () => {
     stub.answer('/checkout/order/create', { body: createOrderAnswer() });
     stub.answer('/checkout/order/pay', { body: transferAnswer() });
