@@ -4,26 +4,37 @@ import type { CkCheckout } from '../components/checkout.ts';
  * The checkout on a payment-link page (`/l/{reference}?order={order}`): the backend made the order when the
  * customer sent the link's form and gives the checkout its reference, the link's id and the link's Website. A
  * payment completed on this visit (back from the bank's page) sends the customer on to the Website with only
- * `reference` and `status`, as after any hosted payment. A reload or Back shows the receipt instead, so Back from
- * the Website is not sent forward again; its Done goes on to the Website, or, for a link without one, to the hosted
- * result page, which says the payment is complete and the page can be closed.
+ * `reference` and `status`, as after any hosted payment. A reload, Back, or an order opened already paid (a new
+ * tab, a bookmark) shows the receipt instead, so the customer is not sent to the Website a second time; its Done
+ * goes on to the Website, or, for a link without one, to the hosted result page, which says the payment is
+ * complete and the page can be closed.
  */
-export function preparePaymentLink(checkout: CkCheckout, successUrl: string): void {
-  const revisited = isRevisit();
+export function preparePaymentLink(
+  checkout: CkCheckout,
+  successUrl: string,
+  navigate: (href: string) => void = (href) => window.location.assign(href),
+): void {
+  // Read before the checkout removes them: the bank's page sends the customer back with `reference` and `status`.
+  const backFromBank = new URLSearchParams(window.location.search).has('status');
+  let paidBefore = isRevisit();
+  checkout.addEventListener('checkout:ready', (event) => {
+    // Opened already paid (a new tab, a bookmark), not paid on this visit.
+    if (event.status === 'Successful' && !backFromBank) paidBefore = true;
+  });
   checkout.addEventListener('checkout:success', (event) => {
     const website = websiteUrl(successUrl);
-    if (website && !revisited) leave(website, event.reference ?? checkout.reference);
+    if (website && !paidBefore) leave(website, event.reference ?? checkout.reference, navigate);
   });
   checkout.addEventListener('checkout:close', (event) => {
     if (event.status !== 'Successful') return;
-    leave(websiteUrl(successUrl) ?? new URL('/checkout/result', window.location.origin), event.reference ?? checkout.reference);
+    leave(websiteUrl(successUrl) ?? new URL('/checkout/result', window.location.origin), event.reference ?? checkout.reference, navigate);
   });
 }
 
-function leave(target: URL, reference: string): void {
+function leave(target: URL, reference: string, navigate: (href: string) => void): void {
   target.searchParams.set('reference', reference);
   target.searchParams.set('status', 'successful');
-  window.location.assign(target.href);
+  navigate(target.href);
 }
 
 /** Whether this page was reloaded or reached by Back or Forward, rather than opened by a link, form or redirect. */
