@@ -7,7 +7,8 @@ import type { PageLocale } from './i18n.ts';
  * customer's details (and the amount, when the link leaves it to the customer). No script: it works before
  * the checkout loads and under the strict CSP. The form posts, so the customer's name, e-mail and phone never
  * appear in an address (browser history, server logs, the Referer header); the answer sends the browser on to the
- * order's own address. `orderReference` is the order this form starts: sent twice, it finds the same order.
+ * order's own address, or back to the form's address naming the fields in error (never their values).
+ * `orderReference` is the order this form starts: sent twice, it finds the same order.
  */
 export type LinkFormValues = { firstname: string; lastname: string; email: string; mobile: string; amount: string };
 export type LinkFormErrors = Partial<Record<keyof LinkFormValues, string>>;
@@ -31,6 +32,14 @@ ${error ? html`<p id="${name}-error" class="error">${error}</p>` : ''}
 </div>`;
 }
 
+/**
+ * The browser checks what it can before the form is sent (required fields, an e-mail address, the shapes below),
+ * so the common mistakes never leave the page; the server checks everything again. Patterns are matched with the
+ * `v` flag, hence the escapes inside classes.
+ */
+const AMOUNT_PATTERN = '\\s*[0-9][0-9\\s,.]*';
+const MOBILE_PATTERN = '\\+?[0-9 \\(\\)\\-]{7,20}';
+
 export function linkFormPage(link: StoredLink, merchantName: string, values: LinkFormValues, errors: LinkFormErrors, orderReference: string, locale: PageLocale): string {
   const { t } = locale;
   const hasErrors = Object.keys(errors).length > 0;
@@ -39,14 +48,14 @@ export function linkFormPage(link: StoredLink, merchantName: string, values: Lin
     lang: locale.tag,
     body: html`<main class="link-page">
 ${linkHeader(link, merchantName, locale)}
-<form method="post" class="link-form" novalidate>
+<form method="post" class="link-form">
 <input type="hidden" name="order" value="${orderReference}">
 ${hasErrors ? html`<p class="error" role="alert">${t.correctFields}</p>` : ''}
-${link.amountMinor === null ? field('amount', t.amountLabel(link.currency), values, errors, html`inputmode="decimal" required autocomplete="transaction-amount"`) : ''}
-${field('firstname', t.firstName, values, errors, html`required autocomplete="given-name"`)}
-${field('lastname', t.lastName, values, errors, html`required autocomplete="family-name"`)}
-${field('email', t.email, values, errors, html`type="email" required autocomplete="email"`)}
-${field('mobile', t.mobile, values, errors, html`type="tel" autocomplete="tel"`)}
+${link.amountMinor === null ? field('amount', t.amountLabel(link.currency), values, errors, html`inputmode="decimal" required maxlength="20" pattern="${AMOUNT_PATTERN}" title="${t.errors.amount(link.currency)}" autocomplete="transaction-amount"`) : ''}
+${field('firstname', t.firstName, values, errors, html`required maxlength="100" autocomplete="given-name"`)}
+${field('lastname', t.lastName, values, errors, html`required maxlength="100" autocomplete="family-name"`)}
+${field('email', t.email, values, errors, html`type="email" required maxlength="200" autocomplete="email"`)}
+${field('mobile', t.mobile, values, errors, html`type="tel" maxlength="20" pattern="${MOBILE_PATTERN}" title="${t.errors.mobile}" autocomplete="tel"`)}
 <button type="submit">${t.continue}</button>
 </form>
 </main>`,

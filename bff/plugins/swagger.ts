@@ -30,9 +30,29 @@ const PAGE_RESPONSES: Record<string, Record<string, unknown>> = {
     404: html('No payment awaits authentication under this reference.'),
   },
   'POST /checkout/3ds/:paymentReference': {
-    303: { description: 'Answered: the customer goes to the return address (Location) with `reference` and `status`.', type: 'null' },
+    303: {
+      description:
+        'The answer that finishes the authentication: the return address (Location) with `reference` and `status`. ' +
+        'A wrong code with tries left, or any answer once the authentication has finished: the page again ' +
+        '(Location is this address; the page shows the attempts left, or that it is finished).',
+      type: 'null',
+    },
     404: html('No payment awaits authentication under this reference.'),
-    422: html('Wrong code: the page again, with the attempts left.'),
+  },
+  'GET /l/:reference': {
+    200: html('The form for the customer, or the checkout of the order `order` names.'),
+    404: html('No such link, or no such order of this link.'),
+    410: html('The link is inactive or used up.'),
+  },
+  'POST /l/:reference': {
+    303: {
+      description:
+        "The order is made: its address (Location `/l/{reference}?order=...`). Fields in error: the form's address " +
+        'with `invalid` naming them (never their values).',
+      type: 'null',
+    },
+    404: html('No such link.'),
+    410: html('The link is inactive or used up.'),
   },
 };
 

@@ -1,8 +1,11 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authenticationPage, say } from '../pages/authentication.ts';
 import { localeFrom, type PageLocale } from '../pages/i18n.ts';
 import type { Order, Payment } from '../domain/order.ts';
+import { MAX_AUTH_ATTEMPTS } from '../domain/order-state.ts';
+import { isAppError } from '../errors.ts';
 import { framingSources } from '../security/origins.ts';
 
 /**
@@ -44,38 +47,64 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     });
   };
 
+  const pageHeaders = (reply: FastifyReply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');
+  /** The page for an address that names no payment: a page for people, never the API's envelope. */
+  const paymentNotFound = (request: FastifyRequest, reply: FastifyReply) => {
+    const locale = localeFrom(request.headers['accept-language']);
+    return pageHeaders(reply).code(404).send(say(locale.t.paymentNotFound, locale));
+  };
+
+  /**
+   * The page shows the payment as it is now: the form (with the attempts left once a code was wrong), or that the
+   * authentication expired or finished. Wrong codes are counted on the payment, so the form post can always answer
+   * with a redirect here (Post/Redirect/Get) and no answer of it stays in the browser's history to be sent again.
+   */
   app.get(
     '/checkout/3ds/:paymentReference',
-    { schema: { summary: '3-D Secure authentication page (HTML, sandbox issuer)', tags: ['Pages'], params: paramsSchema } },
+    { schema: { summary: '3-D Secure authentication page (HTML, sandbox issuer)', tags: ['Pages'], params: paramsSchema }, attachValidation: true },
     async (request, reply) => {
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');
+      if (request.validationError) return paymentNotFound(request, reply);
+      pageHeaders(reply);
       const locale = localeFrom(request.headers['accept-language']);
       const found = await app.payments.findForAuthentication(request.params.paymentReference);
-      if (!found) return reply.code(404).send(say(locale.t.paymentNotFound, locale));
+      if (!found) return paymentNotFound(request, reply);
       const { payment, order } = found;
       reply.pagePolicy(await policyFor(order, payment));
       const back = { href: app.payments.returnUrl(order, payment), label: locale.t.returnToMerchant };
       if (app.deadlines.authenticationExpired(payment)) return reply.send(say(locale.t.authenticationExpired, locale, back));
       if (payment.stage !== 'authentication') return reply.send(say(locale.t.authenticationFinished, locale, back));
-      return reply.send(await renderPage(payment, order, locale));
+      const error = payment.authAttempts > 0 ? locale.t.authentication.wrongCode(MAX_AUTH_ATTEMPTS - payment.authAttempts) : undefined;
+      return reply.send(await renderPage(payment, order, locale, error));
     },
   );
 
+  /**
+   * The answer always redirects: a wrong code back to the page (which counts the attempts left), the answer that
+   * finishes the authentication to the return address. A replay once it finished (Back and resubmit, a second
+   * tab) goes to the page, which says it is finished, and never sends the customer on to the merchant again.
+   */
   app.post(
     '/checkout/3ds/:paymentReference',
-    { schema: { summary: 'Answer the 3-D Secure challenge (form post)', tags: ['Pages'], params: paramsSchema, body: answerSchema } },
+    {
+      schema: { summary: 'Answer the 3-D Secure challenge (form post)', tags: ['Pages'], params: paramsSchema, body: answerSchema },
+      attachValidation: true,
+    },
     async (request, reply) => {
-      const result = await app.payments.authenticate(request.params.paymentReference, request.body);
-      reply.pagePolicy(await policyFor(result.order, result.payment));
-      if (result.kind === 'retry') {
-        const locale = localeFrom(request.headers['accept-language']);
-        return reply
-          .code(422)
-          .type('text/html; charset=utf-8')
-          .header('cache-control', 'no-store')
-          .header('vary', 'accept-language')
-          .send(await renderPage(result.payment, result.order, locale, locale.t.authentication.wrongCode(result.attemptsLeft)));
+      const pageAddress = `/checkout/3ds/${request.params.paymentReference}`;
+      if (request.validationError) {
+        if (request.validationError.validationContext === 'params') return paymentNotFound(request, reply);
+        return reply.redirect(pageAddress, 303);
       }
+      let result: Awaited<ReturnType<typeof app.payments.authenticate>>;
+      try {
+        result = await app.payments.authenticate(request.params.paymentReference, request.body);
+      } catch (error) {
+        if (isAppError(error) && error.code === 'NF404') return paymentNotFound(request, reply);
+        throw error;
+      }
+      reply.pagePolicy(await policyFor(result.order, result.payment));
+      if (result.kind !== 'finished') return reply.redirect(pageAddress, 303);
       return reply.redirect(app.payments.returnUrl(result.order, result.payment), 303);
     },
   );
@@ -88,9 +117,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Pages'],
         querystring: z.object({ reference: z.string().max(64).default(''), status: z.string().max(20).default('') }),
       },
+      attachValidation: true,
     },
     async (request, reply) => {
-      const { reference, status } = request.query;
+      // An address this page never gives (a value too long, or repeated) shows the page as if it named nothing.
+      const { reference, status } = request.validationError ? { reference: '', status: '' } : request.query;
       const locale = localeFrom(request.headers['accept-language']);
       const result = locale.t.result;
       reply.type('text/html; charset=utf-8').header('vary', 'accept-language');

@@ -41,7 +41,15 @@ const linkQuery = z.object({
   order: z.string().max(64).optional(),
   reference: z.string().max(64).optional(),
   status: z.string().max(20).optional(),
+  invalid: z.string().max(64).optional(),
 });
+
+/**
+ * The form's fields the server refused, named in the form's address (`invalid=email,amount`) by the redirect that
+ * answers such a post: their names only, never what the customer typed.
+ */
+const FORM_FIELDS = ['amount', 'firstname', 'lastname', 'email', 'mobile'] as const satisfies readonly (keyof LinkFormValues)[];
+const fieldsNamed = (list: string): (keyof LinkFormValues)[] => FORM_FIELDS.filter((name) => list.split(',').includes(name));
 
 /** Payment-link order references: `LNK-` and 96 random bits, unguessable, so an order's address is its own. */
 const LINK_ORDER = /^LNK-[0-9A-F]{24}$/;
@@ -162,12 +170,17 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
         params: z.object({ reference: z.string().max(64) }),
         querystring: linkQuery,
       },
+      attachValidation: true,
     },
     async (request, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');
       const locale = localeFrom(request.headers['accept-language']);
+      // An address no page gives (a reference too long, a value too long or repeated) names no link or no order.
+      const invalid = request.validationError?.validationContext;
+      if (invalid === 'params') return reply.code(404).send(say(locale.t.linkNotFound, locale));
       const opened = await openLink(request.params.reference, reply, locale);
       if (!opened) return reply;
+      if (invalid) return reply.code(404).send(say(locale.t.orderNotFound, locale));
       const { link, merchant } = opened;
       const { order: named, reference: returned, status } = request.query;
       if (named === undefined && returned) {
@@ -190,7 +203,11 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
         return checkoutPage(link, merchant, reply, order, !refused, locale);
       }
       if (refused) return reply.code(refused.status).send(refused.page);
-      return reply.send(linkFormPage(link, merchant.name, blankForm, {}, newOrderReference(), locale));
+      const errors: LinkFormErrors = {};
+      for (const name of fieldsNamed(request.query.invalid ?? '')) {
+        if (name !== 'amount' || link.amountMinor === null) errors[name] = name === 'amount' ? locale.t.errors.amount(link.currency) : locale.t.errors[name];
+      }
+      return reply.send(linkFormPage(link, merchant.name, blankForm, errors, newOrderReference(), locale));
     },
   );
 
@@ -203,15 +220,25 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
         params: z.object({ reference: z.string().max(64) }),
         body: linkForm,
       },
+      attachValidation: true,
     },
     async (request, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');
       const locale = localeFrom(request.headers['accept-language']);
-      const opened = await openLink(request.params.reference, reply, locale);
-      if (!opened) return reply;
-      const { link, merchant } = opened;
-      const refused = refusal(link, merchant, locale);
-      if (refused) return reply.code(refused.status).send(refused.page);
+      const invalid = request.validationError;
+      if (invalid?.validationContext === 'params') return reply.code(404).send(say(locale.t.linkNotFound, locale));
+      // Every other answer is a redirect (Post/Redirect/Get): no answer to a post stays in the browser's history,
+      // where Back would offer to send the customer's details again. The form's address says what is wrong.
+      const formAddress = `/l/${encodeURIComponent(request.params.reference)}`;
+      const redirectWithErrors = (fields: readonly string[]) =>
+        reply.redirect(fields.length > 0 ? `${formAddress}?invalid=${fieldsNamed(fields.join(',')).join(',')}` : formAddress, 303);
+      if (invalid) {
+        const sent = (request.body ?? {}) as Record<string, unknown>;
+        return redirectWithErrors(FORM_FIELDS.filter((name) => !linkForm.shape[name].safeParse(sent[name]).success));
+      }
+      const link = await app.links.findByReference(request.params.reference);
+      const merchant = link && (await app.merchants.find(link.merchantId));
+      if (!link || !merchant || refusal(link, merchant, locale)) return reply.redirect(formAddress, 303);
 
       const messages = locale.t.errors;
       const body = request.body;
@@ -239,9 +266,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
           if (field === 'firstname' || field === 'lastname' || field === 'email' || field === 'mobile') errors[field] ??= messages[field];
         }
       }
-      if (Object.keys(errors).length > 0 || !parsed.success) {
-        return reply.code(400).send(linkFormPage(link, merchant.name, values, errors, formReference, locale));
-      }
+      if (Object.keys(errors).length > 0 || !parsed.success) return redirectWithErrors(Object.keys(errors));
 
       const caller = { merchant, mode: link.mode, kind: 'publishable' as const };
       let reference = formReference;
@@ -252,8 +277,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
         // The link was used up meanwhile, or the form's reference is an order with other details (the customer
         // changed them after going Back): the first gets the link's page, the second a new order.
         const now = await app.links.findByReference(link.reference);
-        const refusedNow = now && refusal(now, merchant, locale);
-        if (refusedNow) return reply.code(refusedNow.status).send(refusedNow.page);
+        if (now && refusal(now, merchant, locale)) return reply.redirect(formAddress, 303);
         reference = newOrderReference();
         const retry = plainFor(reference);
         if (!retry.success) throw error;

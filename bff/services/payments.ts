@@ -250,16 +250,22 @@ export class PaymentService {
   /**
    * The customer's answer on the hosted authentication page. Each wrong code is counted atomically; the one that
    * uses up the last try, or "fail", declines the payment, and exactly one request takes the answer, so no
-   * concurrency lets more tries through. Replays of a finished authentication change nothing.
+   * concurrency lets more tries through. Replays of a finished authentication change nothing and say so
+   * (`already-finished`): only the request that finished it is `finished`.
    */
   async authenticate(
     paymentReference: string,
     answer: { action: 'approve' | 'fail'; code: string },
-  ): Promise<{ kind: 'finished'; payment: Payment; order: Order } | { kind: 'retry'; attemptsLeft: number; payment: Payment; order: Order }> {
+  ): Promise<
+    | { kind: 'finished'; payment: Payment; order: Order }
+    | { kind: 'already-finished'; payment: Payment; order: Order }
+    | { kind: 'retry'; attemptsLeft: number; payment: Payment; order: Order }
+  > {
     const found = await this.findForAuthentication(paymentReference);
     if (!found) throw notFound('No payment awaits authentication under this reference.');
     const { payment, order } = found;
-    const finished = async () => ({ kind: 'finished' as const, payment: (await payments.findPaymentByReference(this.storage, paymentReference)) ?? payment, order });
+    // Another request (or an earlier one this answer replays) settled it, or its deadline passed.
+    const finished = async () => ({ kind: 'already-finished' as const, payment: (await payments.findPaymentByReference(this.storage, paymentReference)) ?? payment, order });
     if (payment.stage !== 'authentication' || !payment.authSession) return finished();
     const session = payment.authSession;
 

@@ -29,27 +29,73 @@ describe.each(drivers)('3-D Secure authentication on %s', (driver) => {
   const answer = (path: string, code: string, action = 'approve') =>
     app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ action, code }).toString() });
 
-  it('counts 40 concurrent wrong codes as wrong: two tries left then one, the payment declines 05, and the right code no longer approves', async () => {
+  it('counts 40 concurrent wrong codes as wrong: exactly one answer declines 05 and sends the customer on, the others come back to the page, and the right code no longer approves', async () => {
     const reference = await client.newOrder();
     const { path, paymentReference } = await startAuthentication(reference);
     const right = app.payments.oneTimeCode(paymentReference);
     const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, '0');
 
     const answers = await Promise.all(Array.from({ length: 40 }, () => answer(path, wrong)));
-    const retries = answers.filter((response) => response.statusCode === 422);
-    expect(retries.map((response) => /(\d) attempts? left/.exec(response.body)?.[1]).sort()).toEqual(['1', '2']);
-    const ended = answers.filter((response) => response.statusCode === 303);
-    expect(ended).toHaveLength(38);
-    for (const response of ended) expect(response.headers.location).toMatch(/status=(failed|pending)$/);
+    expect(answers.every((response) => response.statusCode === 303)).toBe(true);
+    const sentOn = answers.filter((response) => response.headers.location !== path);
+    expect(sentOn.map((response) => response.headers.location)).toEqual([`https://merchant.test/return?reference=${reference}&status=failed`]);
 
     const late = await answer(path, right);
     expect(late.statusCode).toBe(303);
-    expect(late.headers.location).toBe(`https://merchant.test/return?reference=${reference}&status=failed`);
+    expect(late.headers.location).toBe(path);
+    const page = await app.inject({ method: 'GET', url: path });
+    expect(page.body).toContain('Authentication finished');
     const status = orderStatusResponseSchema.parse((await client.status(reference)).json());
     expect(status).toMatchObject({ is_final_status: true, data: { payment_status: 4, payment_response_code: '05' } });
     const verified = (await client.verify(reference)).json().data;
     expect(verified.orderPayments).toHaveLength(1);
     expect(verified.statusId).toBe(4);
+  });
+
+  it('answers a wrong code with a redirect to the page, which shows the attempts left; the right code then goes to the merchant once, and a replay only back to the page', async () => {
+    const reference = await client.newOrder();
+    const { path, paymentReference } = await startAuthentication(reference);
+    const right = app.payments.oneTimeCode(paymentReference);
+    const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, '0');
+
+    const fresh = await app.inject({ method: 'GET', url: path });
+    expect(fresh.body).not.toContain('not correct');
+    const first = await answer(path, wrong);
+    expect(first.statusCode).toBe(303);
+    expect(first.headers.location).toBe(path);
+    const afterFirst = await app.inject({ method: 'GET', url: path });
+    expect(afterFirst.statusCode).toBe(200);
+    expect(afterFirst.body).toContain('That code is not correct. 2 attempts left.');
+    expect(afterFirst.body).toContain('aria-invalid="true"');
+    await answer(path, wrong);
+    expect((await app.inject({ method: 'GET', url: path })).body).toContain('That code is not correct. 1 attempt left.');
+
+    const approved = await answer(path, right);
+    expect(approved.statusCode).toBe(303);
+    expect(approved.headers.location).toBe(`https://merchant.test/return?reference=${reference}&status=successful`);
+    for (const replay of [await answer(path, right), await answer(path, wrong), await answer(path, '', 'fail')]) {
+      expect(replay.statusCode).toBe(303);
+      expect(replay.headers.location).toBe(path);
+    }
+    const finished = await app.inject({ method: 'GET', url: path });
+    expect(finished.body).toContain('Authentication finished');
+    expect(finished.body).toContain(`href="https://merchant.test/return?reference=${reference}&amp;status=successful"`);
+    expect((await client.status(reference)).json().data).toMatchObject({ payment_status: 5 });
+  });
+
+  it('answers addresses that name no payment with the "Payment not found" page, in the customer\'s language', async () => {
+    for (const url of ['/checkout/3ds/PAYNOPE', `/checkout/3ds/PAY${'0'.repeat(24)}`, `/checkout/3ds/PAY${'A'.repeat(80)}`]) {
+      const page = await app.inject({ method: 'GET', url });
+      expect(page.statusCode, url).toBe(404);
+      expect(page.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(page.body, url).toContain('Payment not found');
+      const posted = await answer(url, '123456');
+      expect(posted.statusCode, url).toBe(404);
+      expect(posted.headers['content-type'], url).toBe('text/html; charset=utf-8');
+    }
+    const french = await app.inject({ method: 'GET', url: '/checkout/3ds/PAYNOPE', headers: { 'accept-language': 'fr-FR' } });
+    expect(french.statusCode).toBe(404);
+    expect(french.body).toContain('Paiement introuvable');
   });
 
   it('expires a 3-D Secure attempt the customer abandons 15 minutes after it started: declined 05, final, and the order can be paid again', async () => {
@@ -75,7 +121,7 @@ describe.each(drivers)('3-D Secure authentication on %s', (driver) => {
     expect(page.body).not.toContain('data-testid="otp"');
     const code = app.payments.oneTimeCode(path.split('/').pop()!);
     const posted = await answer(path, code);
-    expect(posted.headers.location).toBe(`https://merchant.test/return?reference=${reference}&status=failed`);
+    expect(posted.headers.location).toBe(path);
     expect((await client.status(reference)).json().data.payment_status).toBe(4);
 
     const again = (await client.payByCard(reference, '5555555555554444')).json();

@@ -45,12 +45,76 @@ describe('the payment-link page', () => {
     expect(blank.body).toContain('<label for="amount">Amount (NGN)</label>');
     expect(blank.body).toContain('src="https://acme.test/bg.jpg"');
     const wrong = await postForm(link.reference, { firstname: 'Ada', lastname: '', email: 'nope', amount: 'abc' });
-    expect(wrong.statusCode).toBe(400);
-    expect(wrong.body).toContain('aria-describedby="email-error"');
-    expect(wrong.body).toContain('id="amount-error"');
-    expect(wrong.body).toContain('id="lastname-error"');
-    expect(wrong.body).toContain('value="Ada"');
+    expect(wrong.statusCode).toBe(303);
+    const page = await app.inject({ method: 'GET', url: String(wrong.headers.location) });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('aria-describedby="email-error"');
+    expect(page.body).toContain('id="amount-error"');
+    expect(page.body).toContain('id="lastname-error"');
+    expect(page.body).not.toContain('id="firstname-error"');
     expect(await ordersOfLink(link.id)).toEqual([]);
+  });
+
+  it("answers a form with fields in error by a redirect to the form's address naming those fields, never what the customer typed", async () => {
+    const link = await createLink({});
+    const wrong = await postForm(link.reference, { firstname: 'Ada', lastname: 'Obi', email: 'ada@nowhere', mobile: '+234 801 234 5678', amount: '0' });
+    expect(wrong.statusCode).toBe(303);
+    expect(wrong.body).toBe('');
+    expect(wrong.headers.location).toBe(`/l/${link.reference}?invalid=amount,email`);
+    const long = await postForm(link.reference, { ...ada, firstname: 'A'.repeat(101), amount: '10' });
+    expect(long.statusCode).toBe(303);
+    expect(long.headers.location).toBe(`/l/${link.reference}?invalid=firstname`);
+    const page = await app.inject({ method: 'GET', url: String(wrong.headers.location) });
+    expect(page.body).toContain('Please correct the fields marked below.');
+    expect(page.body).toContain('Enter an e-mail address like name@example.com.');
+    expect(page.body).toContain('Enter an amount in NGN, like 5000 or 5000.50.');
+    expect(page.body).not.toMatch(/Ada|Obi|nowhere|801/);
+    const made = await app.inject({ method: 'GET', url: `/l/${link.reference}?invalid=nonsense,<b>` });
+    expect(made.statusCode).toBe(200);
+    expect(made.body).not.toContain('class="error"');
+    expect(await ordersOfLink(link.id)).toEqual([]);
+  });
+
+  it('lets the browser check the form before it is sent: required fields, an e-mail address, an amount and a phone number of the right shape', async () => {
+    const link = await createLink({});
+    const form = (await app.inject({ method: 'GET', url: `/l/${link.reference}` })).body;
+    expect(form).not.toContain('novalidate');
+    expect(form).toMatch(/<input id="amount" name="amount" value="" inputmode="decimal" required maxlength="20" pattern="[^"]+" title="Enter an amount in NGN, like 5000 or 5000.50."/);
+    expect(form).toMatch(/<input id="firstname" name="firstname" value="" required maxlength="100"/);
+    expect(form).toMatch(/<input id="email" name="email" value="" type="email" required maxlength="200"/);
+    expect(form).toMatch(/<input id="mobile" name="mobile" value="" type="tel" maxlength="20" pattern="[^"]+"/);
+    const pattern = (name: string) => new RegExp(`^(?:${new RegExp(`id="${name}"[^>]* pattern="([^"]+)"`).exec(form)![1]!})$`, 'v');
+    expect(['5000', '5,000.50', '5 000,50'].every((amount) => pattern('amount').test(amount))).toBe(true);
+    expect(pattern('amount').test('abc')).toBe(false);
+    expect(pattern('mobile').test('+234 (801) 234-5678')).toBe(true);
+    expect(pattern('mobile').test('call me')).toBe(false);
+  });
+
+  it('answers addresses no page gives with the not-found pages, not the API envelope', async () => {
+    const link = await createLink({ Amount: 100 });
+    const cases = [
+      [`/l/${link.reference}?order=${'A'.repeat(65)}`, 'Order not found'],
+      [`/l/${link.reference}?order=a&order=b`, 'Order not found'],
+      [`/l/${link.reference}?invalid=${'a'.repeat(65)}`, 'Order not found'],
+      [`/l/${'x'.repeat(65)}`, 'Payment link not found'],
+      [`/l/${'x'.repeat(65)}?order=a&order=b`, 'Payment link not found'],
+      [`/l/nolink?order=a&order=b`, 'Payment link not found'],
+    ] as const;
+    for (const [url, title] of cases) {
+      const page = await app.inject({ method: 'GET', url });
+      expect(page.statusCode, url).toBe(404);
+      expect(page.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(page.body, url).toContain(`<h1>${title}</h1>`);
+    }
+    const posted = await postForm('x'.repeat(65), ada);
+    expect(posted.statusCode).toBe(404);
+    expect(posted.body).toContain('<h1>Payment link not found</h1>');
+    const french = await app.inject({ method: 'GET', url: `/l/${link.reference}?order=a&order=b`, headers: { 'accept-language': 'fr' } });
+    expect(french.statusCode).toBe(404);
+    expect(french.body).toContain('<h1>Commande introuvable</h1>');
+    const api = await app.inject({ method: 'POST', url: '/checkout/order/status', headers: { 'api-key': keys.publishableKey }, payload: { reference: 'A'.repeat(200) } });
+    expect(api.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(api.json()).toMatchObject({ status: 'failed', statusCode: 'VAL400' });
   });
 
   it("answers the form with 303 to the order's own address, which carries none of the customer's details", async () => {
@@ -195,8 +259,11 @@ describe('the payment-link page', () => {
       expect(typed.statusCode).toBe(410);
       expect(typed.body).toContain(words);
       const posted = await postForm(link.reference, ada);
-      expect(posted.statusCode).toBe(410);
-      expect(posted.body).toContain(words);
+      expect(posted.statusCode).toBe(303);
+      expect(posted.headers.location).toBe(`/l/${link.reference}`);
+      const shown = await app.inject({ method: 'GET', url: String(posted.headers.location) });
+      expect(shown.statusCode).toBe(410);
+      expect(shown.body).toContain(words);
     }
   });
 
@@ -246,11 +313,12 @@ describe('the payment-link page', () => {
       const post = (fields: Record<string, string>) =>
         app.inject({ method: 'POST', url: `/l/${link.reference}`, headers: { ...french, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
       const wrong = await post({ firstname: '', lastname: 'Obi', email: 'nope', amount: 'abc' });
-      expect(wrong.statusCode).toBe(400);
-      expect(wrong.body).toContain('Corrigez les champs signalés ci-dessous.');
-      expect(wrong.body).toContain('Saisissez votre prénom.');
-      expect(wrong.body).toContain('Saisissez une adresse e-mail comme nom@exemple.com.');
-      expect(wrong.body).toContain('Saisissez un montant en NGN, comme 5000 ou 5000,50.');
+      expect(wrong.statusCode).toBe(303);
+      const page = await app.inject({ method: 'GET', url: String(wrong.headers.location), headers: french });
+      expect(page.body).toContain('Corrigez les champs signalés ci-dessous.');
+      expect(page.body).toContain('Saisissez votre prénom.');
+      expect(page.body).toContain('Saisissez une adresse e-mail comme nom@exemple.com.');
+      expect(page.body).toContain('Saisissez un montant en NGN, comme 5000 ou 5000,50.');
       const right = await post({ ...ada, amount: '2 500,50' });
       expect(right.statusCode).toBe(303);
       const reference = new URL(String(right.headers.location), 'http://x').searchParams.get('order');
@@ -279,8 +347,9 @@ describe('the payment-link page', () => {
       // The amount with the card fee, written the French way.
       expect(page.body).toMatch(/Paiement de <strong>\d[\d\s]*,\d\d\sNGN<\/strong> à <strong>Acme Stores<\/strong>/u);
       const wrong = await app.inject({ method: 'POST', url: path, headers: { ...french, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=approve&code=000000' });
-      expect(wrong.statusCode).toBe(422);
-      expect(wrong.body).toContain('Ce code est incorrect. 2 essais restants.');
+      expect(wrong.statusCode).toBe(303);
+      expect(wrong.headers.location).toBe(path);
+      expect((await app.inject({ method: 'GET', url: path, headers: french })).body).toContain('Ce code est incorrect. 2 essais restants.');
 
       const done = await app.inject({ method: 'POST', url: path, headers: { ...french, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'action=fail' });
       expect(done.statusCode).toBe(303);
