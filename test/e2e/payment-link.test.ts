@@ -161,6 +161,77 @@ describe('the payment-link page', () => {
     expect(problems).toEqual([]);
   });
 
+  it('after a refused form, a wrong 3-D Secure code and the right one, reload and Back through the whole visit never offer to resubmit a form, and the website is visited once', async () => {
+    const link = await createLink({ Website: `${websiteOrigin}/thanks` });
+    const { page, problems } = await newPage(browser, { width: 700, height: 1000 });
+    const posts: string[] = [];
+    const toWebsite: string[] = [];
+    page.on('request', (request) => {
+      if (!request.isNavigationRequest()) return;
+      if (request.method() === 'POST') posts.push(new URL(request.url()).pathname);
+      if (new URL(request.url()).origin === websiteOrigin) toWebsite.push(request.url());
+    });
+    await page.goto(link.paymentLinkUrl);
+
+    // The browser refuses what it can check itself: nothing is sent.
+    await page.getByLabel('Amount (NGN)').fill('lots');
+    await page.getByLabel('First name').fill('Chidi');
+    await page.getByLabel('Last name').fill('Okeke');
+    await page.getByLabel('E-mail').fill('not-an-email');
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    expect(await page.getByLabel('E-mail').evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(false);
+    expect(await page.getByLabel('Amount (NGN)').evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(false);
+    expect(posts).toEqual([]);
+
+    // What only the server refuses comes back as the form's address naming the fields, then the customer corrects it.
+    await page.getByLabel('Amount (NGN)').fill('0');
+    await page.getByLabel('E-mail').fill('chidi@nowhere');
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await page.waitForURL((url) => url.searchParams.has('invalid'));
+    expect(new URL(page.url()).search).toBe('?invalid=amount,email');
+    await page.getByText('Please correct the fields marked below.').waitFor();
+    await page.getByLabel('Amount (NGN)').fill('3000');
+    await fillLinkForm(page);
+    await page.waitForURL((url) => url.searchParams.has('order'));
+
+    await chooseMethod(page, 'Card');
+    await payByCard(page, '4242 4242 4242 4242');
+    await page.getByRole('heading', { name: 'Authenticate your payment' }).waitFor();
+    const bankAddress = page.url();
+    const code = (await page.getByTestId('otp').textContent())?.trim() ?? '';
+    await page.getByLabel('One-time code').fill(String((Number(code) + 1) % 1_000_000).padStart(6, '0'));
+    await page.getByRole('button', { name: 'Authenticate' }).click();
+    await page.getByText('That code is not correct. 2 attempts left.').waitFor();
+    expect(page.url()).toBe(bankAddress);
+    await authenticate(page, 'approve');
+    await page.waitForURL((url) => url.origin === websiteOrigin);
+    await page.getByRole('heading', { name: 'Thank you for your support' }).waitFor();
+    expect(toWebsite).toHaveLength(1);
+
+    // The reload asks the website again (the one visit more it may see); nothing after it does.
+    const reloaded = await page.reload();
+    expect(reloaded?.request().method()).toBe('GET');
+    const websiteVisits = [...toWebsite];
+    expect(websiteVisits).toHaveLength(2);
+    // Back through every entry of the visit: each one is a page got again with GET, never the browser's
+    // "Confirm Form Resubmission" (ERR_CACHE_MISS) and never a way forward to the website again.
+    const seen: string[] = [];
+    while (!page.url().startsWith(link.paymentLinkUrl) || new URL(page.url()).search !== '') {
+      const response = await page.goBack();
+      expect(page.url()).toMatch(/^http:/);
+      if (response) expect(response.request().method()).toBe('GET');
+      expect(await page.locator('body').innerText()).not.toMatch(/ERR_CACHE_MISS|Confirm Form Resubmission/);
+      seen.push(new URL(page.url()).pathname + new URL(page.url()).search);
+      expect(seen.length).toBeLessThan(12);
+    }
+    await page.getByRole('button', { name: 'Continue to payment' }).waitFor();
+    expect(seen).toContain(new URL(bankAddress).pathname);
+    expect(seen).toContain(`/l/${link.reference}?invalid=amount,email`);
+    expect(toWebsite).toEqual(websiteVisits);
+    expect(posts).toEqual([`/l/${link.reference}`, `/l/${link.reference}`, new URL(bankAddress).pathname, new URL(bankAddress).pathname]);
+    expect(problems).toEqual([]);
+  });
+
   it('"Done" on a link without a website ends on the hosted page that says the payment is complete', async () => {
     const link = await createLink({ Amount: '1200', AuthOption: 'NOAUTH' });
     const { page, problems } = await newPage(browser, { width: 700, height: 1000 });
