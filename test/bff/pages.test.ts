@@ -123,8 +123,11 @@ describe('the payment-link page', () => {
     expect(posted.statusCode).toBe(303);
     const location = String(posted.headers.location);
     expect(location).toMatch(new RegExp(`^/l/${link.reference}\\?order=LNK-[0-9A-F]{24}$`));
-    expect(decodeURIComponent(location)).not.toMatch(/ada|obi|example|234|2500/i);
-    const reference = new URL(location, 'http://x').searchParams.get('order')!;
+    // Nothing but the order's random reference: no name, e-mail, phone or amount (the references are random hex, so
+    // the address is checked by its shape, not by searching it for the customer's digits).
+    const address = new URL(location, 'http://x');
+    expect([...address.searchParams.keys()]).toEqual(['order']);
+    const reference = address.searchParams.get('order')!;
     expect(await ordersOfLink(link.id)).toEqual([reference]);
     const [order] = await app.storage.query('SELECT amount_minor, redirect_url FROM orders WHERE reference = $1', [reference]);
     expect(order).toMatchObject({ amount_minor: 250050, redirect_url: `http://127.0.0.1:9999${location}` });
