@@ -13,6 +13,7 @@ import { CheckoutFlow, VIEWS, type CheckoutFlowHost, type CheckoutView } from '.
 import { describeError, isRetryable } from '../flow/errors.ts';
 import { browserLocale, Localizer } from '../i18n/localizer.ts';
 import type { FeeQuotedEvent, OptionSelectEvent, PaymentOutcomeEvent } from '../internal-events.ts';
+import { colorSchemeFor } from '../styles/color-scheme.ts';
 import { buttons, spinner, tokens, visuallyHidden } from '../styles/shared.styles.ts';
 import './checkout-header.ts';
 import { checkoutStyles } from './checkout.styles.ts';
@@ -126,7 +127,9 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
     };
   }
 
-  override willUpdate(): void {
+  override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    // The checkout's own page (hosted, or the frame) takes the theme too, so the page around the panel matches it.
+    if (this.ownsDocument && changed.has('theme')) document.documentElement.style.colorScheme = colorSchemeFor(this.theme);
     this.api = this.flow.api;
     this.order = this.flow.order;
     this.setStates({ ...Object.fromEntries(VIEWS.map((view) => [view, view === this.flow.view])), busy: this.flow.busy });

@@ -61,15 +61,7 @@ export type FrameMessage =
 
 export type ParentMessage = { protocol: typeof PROTOCOL; kind: 'settings'; settings: Settings; modal: boolean };
 
-/**
- * The `color-scheme` of a checkout given `theme` (as `ck-checkout` applies it: `light`, `dark`, anything else
- * follows the system). The frame's root and the iframe element on the merchant's page both take it: when their
- * used colour schemes differ, the browser paints the frame with an opaque canvas instead of letting the page show
- * around the checkout (CSS Color Adjustment, "color-scheme" on embedded documents).
- */
-export function colorSchemeFor(theme: string | undefined): 'light' | 'dark' | 'light dark' {
-  return theme === 'light' || theme === 'dark' ? theme : 'light dark';
-}
+export { colorSchemeFor } from '../styles/color-scheme.ts';
 
 type Loose = Record<string, unknown>;
 

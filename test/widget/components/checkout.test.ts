@@ -556,7 +556,7 @@ describe('ck-checkout', () => {
 
   it('sets the page language and a localized title when it owns the page, and leaves a host page alone', async () => {
     const html = document.documentElement;
-    const saved = { lang: html.lang, title: document.title };
+    const saved = { lang: html.lang, title: document.title, colorScheme: html.style.colorScheme };
     try {
       stub.answer('/checkout/order/create', { body: createOrderAnswer() });
       await mount({ locale: 'fr-FR' });
@@ -573,6 +573,35 @@ describe('ck-checkout', () => {
     } finally {
       html.lang = saved.lang;
       document.title = saved.title;
+      html.style.colorScheme = saved.colorScheme;
+    }
+  });
+
+  it("gives the page it owns the checkout's colour scheme, and leaves a host page's alone", async () => {
+    const root = document.documentElement;
+    const saved = root.style.colorScheme;
+    root.style.colorScheme = 'normal';
+    try {
+      stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+      await mount({ theme: 'dark' });
+      await view('options');
+      expect(root.style.colorScheme, 'a host page keeps its own').to.equal('normal');
+      checkout.remove();
+
+      sessionStorage.clear();
+      stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+      await mount({ theme: 'dark' }, true);
+      await view('options');
+      expect(root.style.colorScheme).to.equal('dark');
+      expect(getComputedStyle(document.body).colorScheme).to.equal('dark');
+      checkout.theme = 'light';
+      await checkout.updateComplete;
+      expect(root.style.colorScheme).to.equal('light');
+      checkout.theme = 'auto';
+      await checkout.updateComplete;
+      expect(root.style.colorScheme).to.equal('light dark');
+    } finally {
+      root.style.colorScheme = saved;
     }
   });
 
