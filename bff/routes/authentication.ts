@@ -7,6 +7,7 @@ import type { Order, Payment } from '../domain/order.ts';
 import { MAX_AUTH_ATTEMPTS } from '../domain/order-state.ts';
 import { isAppError } from '../errors.ts';
 import { framingSources } from '../security/origins.ts';
+import { acceptHtmlForms } from './html-forms.ts';
 
 /**
  * The hosted 3-D Secure page of the sandbox issuer and the hosted result page. The payment reference in the
@@ -16,10 +17,7 @@ const paramsSchema = z.object({ paymentReference: z.string().regex(/^PAY[0-9A-F]
 const answerSchema = z.object({ action: z.enum(['approve', 'fail']).default('approve'), code: z.string().max(12).default('') });
 
 const routes: FastifyPluginAsyncZod = async (app) => {
-  // Browsers post forms url-encoded; this scope parses them with the platform's URLSearchParams.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  acceptHtmlForms(app);
 
   /**
    * The page may be framed by the merchant's checkout frame (allowed origins), and its form may send the customer

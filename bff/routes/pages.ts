@@ -14,6 +14,7 @@ import { linkFormPage, linkHeader, type LinkFormErrors, type LinkFormValues } fr
 import type { Merchant } from '../domain/merchant.ts';
 import type { Order } from '../domain/order.ts';
 import type { StoredLink } from '../repositories/links.ts';
+import { acceptHtmlForms } from './html-forms.ts';
 
 const pagesCss = readFileSync(fileURLToPath(new URL('../pages/pages.css', import.meta.url)), 'utf8');
 const pagesJs = readFileSync(fileURLToPath(new URL('../pages/pages.js', import.meta.url)), 'utf8');
@@ -97,10 +98,8 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
     },
   );
 
-  // The link form posts url-encoded fields (a plain HTML form, no script).
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(String(body))));
-  });
+  // The link form is a plain HTML form, no script.
+  acceptHtmlForms(app);
 
   /** The link and its merchant, or the page that says why the link cannot take a payment now. */
   const openLink = async (reference: string, reply: FastifyReply, locale: PageLocale) => {
@@ -292,8 +291,10 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
     try {
       const order = await app.orders.findOwn({ merchant, mode: link.mode, kind: 'publishable' }, reference);
       return order.paymentLinkId === link.id ? order : undefined;
-    } catch {
-      return undefined;
+    } catch (error) {
+      // Not found is an answer; a storage failure is not, and gets the error page, not "Order not found".
+      if (isAppError(error) && error.code === 'NF404') return undefined;
+      throw error;
     }
   }
 };

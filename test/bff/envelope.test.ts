@@ -73,6 +73,15 @@ describe('the error envelope', () => {
     });
     expect(response.statusCode).toBe(415);
     expect(response.json()).toMatchObject({ status: 'failed', statusCode: 'VAL400' });
+    // Form posts are for the hosted pages only.
+    const form = await app.inject({
+      method: 'POST',
+      url: '/checkout/links/create',
+      headers: { 'api-key': keys.secretKey, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'Name=x',
+    });
+    expect(form.statusCode).toBe(415);
+    expect(form.json()).toMatchObject({ status: 'failed', statusCode: 'VAL400' });
   });
 
   it('answers an undecodable or oversize address with VAL400 in the envelope', async () => {

@@ -7,19 +7,21 @@ import { createMerchant } from '../support/merchant.ts';
 const MINUTE = 60_000;
 
 /**
- * A database failure between the processor's answer and its recording leaves the attempt in `processing`. The
- * failure is real: a trigger refuses every update that would finish a payment, as a lost connection would.
+ * Pays while a database failure falls between the processor's answer and its recording, which leaves the attempt in
+ * `processing`. The failure is real: for the length of the payment a trigger refuses every update that would finish
+ * a payment, as a lost connection would.
  */
-async function breakSettlement(app: FastifyInstance): Promise<void> {
+async function payInterrupted(app: FastifyInstance, client: CheckoutClient, reference: string, card: string) {
   await app.storage.exec(`
     CREATE FUNCTION refuse_settlement() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'simulated database failure'; END $$;
     CREATE TRIGGER refuse_settlement BEFORE UPDATE ON order_payments FOR EACH ROW WHEN (NEW.stage = 'done')
       EXECUTE FUNCTION refuse_settlement();`);
-}
-
-async function repairSettlement(app: FastifyInstance): Promise<void> {
-  await app.storage.exec('DROP TRIGGER refuse_settlement ON order_payments; DROP FUNCTION refuse_settlement();');
+  try {
+    return await client.payByCard(reference, card);
+  } finally {
+    await app.storage.exec('DROP TRIGGER refuse_settlement ON order_payments; DROP FUNCTION refuse_settlement();');
+  }
 }
 
 describe.each(drivers)('card attempts interrupted while processing on %s', (driver) => {
@@ -30,10 +32,8 @@ describe.each(drivers)('card attempts interrupted while processing on %s', (driv
     try {
       const client = new CheckoutClient(app, await createMerchant(app));
       const reference = await client.newOrder();
-      await breakSettlement(app);
-      const failed = await client.payByCard(reference, '5555555555554444');
+      const failed = await payInterrupted(app, client, reference, '5555555555554444');
       expect(failed.statusCode).toBe(500);
-      await repairSettlement(app);
 
       expect((await client.status(reference)).json()).toMatchObject({ is_final_status: false, data: { payment_status: 2 } });
       const blocked = await client.payByCard(reference, '5555555555554444');
@@ -56,9 +56,7 @@ describe.each(drivers)('card attempts interrupted while processing on %s', (driv
     const first = await startApp(place, {}, clock);
     const client = new CheckoutClient(first, await createMerchant(first));
     const reference = await client.newOrder();
-    await breakSettlement(first);
-    expect((await client.payByCard(reference, '5555555555554444')).statusCode).toBe(500);
-    await repairSettlement(first);
+    expect((await payInterrupted(first, client, reference, '5555555555554444')).statusCode).toBe(500);
     await first.close();
 
     clock.advance(3 * MINUTE);
@@ -86,9 +84,7 @@ describe.each(drivers)('card attempts interrupted while processing on %s', (driv
     try {
       const client = new CheckoutClient(app, await createMerchant(app));
       const reference = await client.newOrder();
-      await breakSettlement(app);
-      expect((await client.payByCard(reference, '4000000000009995')).statusCode).toBe(500);
-      await repairSettlement(app);
+      expect((await payInterrupted(app, client, reference, '4000000000009995')).statusCode).toBe(500);
       clock.advance(2 * MINUTE);
       expect((await client.status(reference)).json()).toMatchObject({ is_final_status: true, data: { payment_status: 4, payment_response_code: '51' } });
     } finally {

@@ -286,7 +286,8 @@ describe('ck-checkout', () => {
     await expectAccessible(checkout);
   });
 
-  it('ends an expired transfer account and offers a new one', async () => {
+  /** A transfer account that expires 1.5 s after it is shown, and the checkout's expired view once it has. */
+  async function expireTransferAccount(): Promise<void> {
     stub.answer('/checkout/order/create', { body: createOrderAnswer() });
     stub.answer('/checkout/order/pay', { body: transferAnswer(transferDetails({ expiresAt: formatTimestamp(new Date(Date.now() + 1500)) })) });
     stub.answerAlways('/checkout/order/status', {
@@ -297,6 +298,10 @@ describe('ck-checkout', () => {
     buttonByText(root(), 'Get account details').click();
     await view('transfer');
     await view('expired');
+  }
+
+  it('ends an expired transfer account and offers a new one', async () => {
+    await expireTransferAccount();
     expect(text()).to.include('The account number has expired');
     const [expired] = named<Event & { code: string }>('checkout:error');
     expect(expired).to.include({ code: '04', status: 'Failed' });
@@ -352,15 +357,7 @@ describe('ck-checkout', () => {
   });
 
   it('keeps focus on "Get a new account number" while the account is asked for and after asking fails', async () => {
-    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
-    stub.answer('/checkout/order/pay', { body: transferAnswer(transferDetails({ expiresAt: formatTimestamp(new Date(Date.now() + 1500)) })) });
-    stub.answer('/checkout/order/status', {
-      body: transferStatus({ payment_status: 4, payment_response_code: '04', payment_response_message: 'Account number has expired' }),
-    });
-    await mount();
-    await choose('Bank transfer');
-    buttonByText(root(), 'Get account details').click();
-    await view('expired');
+    await expireTransferAccount();
     await keepsFocusWhileAsking('Get a new account number', transferDetails({ bankAccount: '0987654321' }));
     expect(text()).to.include('0987654321');
   });
