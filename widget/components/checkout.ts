@@ -174,8 +174,7 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
       case 'options': {
         // Continue needs the quote: the amount charged, fee included, is known before anything is paid.
         const waitingForQuote = flow.option !== '' && !flow.quote;
-        // While an account is requested the button keeps focus (it is not disabled) and does nothing.
-        const requesting = flow.transferTask.status === 1;
+        const requesting = flow.requestingAccount;
         return html`
           ${flow.notice ? html`<p class="alert" role="alert">${this.t(flow.notice)}</p>` : nothing}
           <h2 class="view-title" tabindex="-1" data-focus>${this.t('summaryHeading')}</h2>
@@ -260,10 +259,10 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
               type="button"
               class="primary"
               part="primary-button"
-              aria-disabled=${flow.transferTask.status === 1 ? 'true' : 'false'}
+              aria-disabled=${flow.requestingAccount ? 'true' : 'false'}
               @click=${() => flow.newAccount()}
             >
-              ${flow.transferTask.status === 1 ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${this.t('newAccount')}
+              ${flow.requestingAccount ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${this.t('newAccount')}
             </button>
             ${this.#chooseAnotherButton()}
           </div>

@@ -131,7 +131,12 @@ export class CheckoutFlow implements ReactiveController {
   }
 
   get busy(): boolean {
-    return this.startTask.status === 1 || this.transferTask.status === 1;
+    return this.startTask.status === 1 || this.requestingAccount;
+  }
+
+  /** A transfer account is being asked for: its button keeps focus and does nothing meanwhile. */
+  get requestingAccount(): boolean {
+    return this.transferTask.status === 1;
   }
 
   get merchant(): string {
@@ -177,7 +182,7 @@ export class CheckoutFlow implements ReactiveController {
 
   async continue(): Promise<void> {
     // Without the quote the amount charged is not known: nothing goes on until it is. Nor while an account is asked for.
-    if (!this.quote || this.transferTask.status === 1) return;
+    if (!this.quote || this.requestingAccount) return;
     if (this.option === 'C') {
       await loadCardForm();
       this.#show('card');
@@ -203,7 +208,7 @@ export class CheckoutFlow implements ReactiveController {
 
   newAccount(): void {
     // The button stays focusable while the account is asked for: a second press waits for the first answer.
-    if (this.transferTask.status === 1) return;
+    if (this.requestingAccount) return;
     void this.transferTask.run([]);
   }
 
