@@ -16,11 +16,12 @@ import healthRoutes from './routes/health.ts';
 import keyRoutes from './routes/keys.ts';
 import linkRoutes from './routes/links.ts';
 import pageRoutes from './routes/pages.ts';
-import authenticationRoutes from './routes/authentication.ts';
+import sandboxIssuerRoutes from './routes/sandbox-issuer.ts';
+import resultRoutes from './routes/result.ts';
 import orderRoutes from './routes/orders.ts';
 import paymentRoutes from './routes/payments.ts';
 import sandboxRoutes from './routes/sandbox.ts';
-import scheduler from './plugins/scheduler.ts';
+import jobs from './plugins/jobs.ts';
 import helmet from './plugins/helmet.ts';
 import staticFiles from './plugins/static.ts';
 import embedRoutes from './routes/embed.ts';
@@ -62,10 +63,11 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(orderRoutes);
   await fastify.register(paymentRoutes);
   await fastify.register(sandboxRoutes);
-  await fastify.register(authenticationRoutes);
+  await fastify.register(sandboxIssuerRoutes);
+  await fastify.register(resultRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });
-  await fastify.register(scheduler, { intervalMs: 15_000 });
+  await fastify.register(jobs, config.jobs);
 };
 
 /** Server options shared by the process entry and the tests: request ids, body limit, redacted logs. */

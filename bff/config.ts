@@ -41,6 +41,12 @@ const environmentSchema = z.object({
   CHECKOUT_WIDGET_DIR: z.string().min(1).optional(),
   // Fractions are allowed so demos and end-to-end tests can watch an account expire (0.1 = 6 seconds).
   TRANSFER_EXPIRY_MINUTES: z.coerce.number().min(0.05).max(7 * 24 * 60).default(30),
+  // How often each process looks for due jobs; 0 runs them only when asked (tests that move a manual clock).
+  JOBS_POLL_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
+  // How long a claimed job is held before another process may take it over (longer than any job runs).
+  JOBS_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  // A processor call without an answer by then is unknown: the attempt stays processing and is asked about again.
+  PROCESSOR_TIMEOUT_SECONDS: z.coerce.number().min(1).max(120).default(30),
 });
 
 export type Config = {
@@ -56,6 +62,8 @@ export type Config = {
   masterKey: Buffer | undefined;
   logLevel: (typeof logLevels)[number];
   transferExpiryMinutes: number;
+  jobs: { pollMs: number; leaseMs: number };
+  processorTimeoutMs: number;
   /** The built widget the backend serves (checkout page, assets, embed.js). */
   widgetDir: string;
 };
@@ -92,6 +100,8 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     masterKey: values.CHECKOUT_MASTER_KEY ? Buffer.from(values.CHECKOUT_MASTER_KEY, 'base64') : undefined,
     logLevel: values.LOG_LEVEL,
     transferExpiryMinutes: values.TRANSFER_EXPIRY_MINUTES,
+    jobs: { pollMs: values.JOBS_POLL_MS, leaseMs: values.JOBS_LEASE_SECONDS * 1000 },
+    processorTimeoutMs: values.PROCESSOR_TIMEOUT_SECONDS * 1000,
     widgetDir: values.CHECKOUT_WIDGET_DIR ? path.resolve(values.CHECKOUT_WIDGET_DIR) : DEFAULT_WIDGET_DIR,
   };
 }

@@ -1,6 +1,6 @@
 import type { FeeRule } from './fees.ts';
 import type { Mode } from './merchant.ts';
-import type { StatusId } from './order-state.ts';
+import type { EndReason, PaymentStage, StatusId } from './lifecycle.ts';
 
 export type Customer = { id: number; email: string; firstName: string; lastName: string; mobile: string | null; country: string | null };
 
@@ -26,7 +26,7 @@ export type Order = {
   updatedAt: Date;
 };
 
-export type PaymentStage = 'processing' | 'authentication' | 'transfer' | 'done';
+export type { PaymentStage };
 
 export type Payment = {
   id: number;
@@ -37,6 +37,12 @@ export type Payment = {
   stage: PaymentStage;
   responseCode: string;
   responseMessage: string;
+  /** The processor's own code, beside the normalised `responseCode`. */
+  rawResponseCode: string | null;
+  /** Why the attempt ended without the money; null while open and on success. */
+  reason: EndReason | null;
+  /** The processor that handled the attempt (`ProcessorRegistry.byName`). */
+  processor: string;
   remarks: string;
   amountMinor: number;
   feeMinor: number;
@@ -50,8 +56,8 @@ export type Payment = {
   cardLast4: string | null;
   cardExpiry: string | null;
   saveCard: boolean;
+  /** The processor's handle for the action the customer was sent to (3-D Secure). */
   authSession: string | null;
-  authAttempts: number;
   transferAccount: string | null;
   transferBank: string | null;
   transferExpiresAt: Date | null;

@@ -1,15 +1,18 @@
 import fp from 'fastify-plugin';
 import { hkdfSync } from 'node:crypto';
 import type { Config } from '../config.ts';
-import { SandboxProcessor } from '../processor/sandbox.ts';
+import type { JobHandlers } from '../jobs/kinds.ts';
+import { ProcessorRegistry } from '../processor/registry.ts';
+import { SandboxProcessor } from '../processor/sandbox/processor.ts';
 import type { Clock } from '../services/clock.ts';
-import { DeadlineService } from '../services/deadlines.ts';
+import { PaymentDeadlines } from '../services/deadlines.ts';
 import { FeeService } from '../services/fees.ts';
+import { PaymentLifecycle } from '../services/lifecycle.ts';
 import { LinkService } from '../services/links.ts';
 import { MerchantService } from '../services/merchants.ts';
 import { OrderService } from '../services/orders.ts';
+import { Outbox } from '../services/outbox.ts';
 import { PaymentService } from '../services/payments.ts';
-import { Settlement } from '../services/settlement.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,30 +21,37 @@ declare module 'fastify' {
     links: LinkService;
     fees: FeeService;
     payments: PaymentService;
-    deadlines: DeadlineService;
     orders: OrderService;
+    outbox: Outbox;
+    /** The sandbox acquirer (test mode): its 3-D Secure page is served by `routes/sandbox-issuer.ts`. */
+    sandbox: SandboxProcessor;
+    /** Every durable job kind's handler; the jobs plugin runs them. */
+    jobHandlers: JobHandlers;
   }
 }
 
-/** Builds the domain services once, on the app's storage and clock, and hands them to the routes. */
+/** Builds the domain services once, on the app's storage and clock, and hands them to the routes and the job runner. */
 export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
   async (app, { config, clock, masterKey }) => {
     const otpSecret = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'checkout sandbox one-time codes', 32));
     const links = new LinkService(app.storage, config.publicBaseUrl);
-    // Test mode runs on the sandbox; live mode has no acquirer connector in this build, so live payments are refused
-    // rather than pretending to charge real cards.
-    const processors = { test: new SandboxProcessor(() => clock.now()) };
-    const settlement = new Settlement(app.storage, clock);
-    const deadlines = new DeadlineService(app.storage, processors, clock, settlement);
-    const settings = { publicBaseUrl: config.publicBaseUrl, transferExpiryMinutes: config.transferExpiryMinutes, otpSecret };
-    const payments = new PaymentService(app.storage, processors, clock, settings, settlement, deadlines);
+    // Test mode runs on the sandbox; live mode has no acquirer connector in this build, so the registry refuses
+    // live payments rather than pretending to charge real cards.
+    const sandbox = new SandboxProcessor(app.storage, () => clock.now(), { publicBaseUrl: config.publicBaseUrl, otpSecret });
+    const registry = new ProcessorRegistry([sandbox]);
+    const outbox = new Outbox(clock, (link, merchant) => links.present(link, merchant));
+    const lifecycle = new PaymentLifecycle(app.storage, clock, outbox);
+    const settings = { publicBaseUrl: config.publicBaseUrl, transferExpiryMinutes: config.transferExpiryMinutes, processorTimeoutMs: config.processorTimeoutMs };
+    const deadlines = new PaymentDeadlines(app.storage, registry, clock, lifecycle, config.processorTimeoutMs);
     app.decorate('clock', clock);
     app.decorate('merchants', new MerchantService(app.storage, masterKey));
     app.decorate('links', links);
     app.decorate('fees', new FeeService(app.storage));
-    app.decorate('payments', payments);
-    app.decorate('deadlines', deadlines);
-    app.decorate('orders', new OrderService(app.storage, links, deadlines, clock));
+    app.decorate('payments', new PaymentService(app.storage, registry, clock, settings, lifecycle));
+    app.decorate('orders', new OrderService(app.storage, links, clock));
+    app.decorate('outbox', outbox);
+    app.decorate('sandbox', sandbox);
+    app.decorate('jobHandlers', { ...deadlines.handlers() });
   },
   { name: 'services', dependencies: ['storage'] },
 );

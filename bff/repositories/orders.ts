@@ -1,7 +1,7 @@
 import type { FeeRule } from '../domain/fees.ts';
 import type { Mode } from '../domain/merchant.ts';
 import type { Customer, Order } from '../domain/order.ts';
-import { ORDER_TRANSITIONS, type OrderEvent, type StatusId } from '../domain/order-state.ts';
+import type { StatusId } from '../domain/lifecycle.ts';
 import type { Queryable } from '../storage/storage.ts';
 
 type OrderRow = {
@@ -73,10 +73,9 @@ export async function lockOrder(db: Queryable, id: number): Promise<StatusId | u
   return row?.status_id;
 }
 
-/** Applies a state-machine event; false when the order is not in a state the event may start from. */
-export async function transitionOrder(db: Queryable, id: number, event: OrderEvent, now: Date): Promise<boolean> {
-  const { from, to } = ORDER_TRANSITIONS[event];
-  const rows = await db.query('UPDATE orders SET status_id = $2, updated_at = $4 WHERE id = $1 AND status_id = ANY($3::smallint[]) RETURNING id', [id, to, from, now]);
+/** Applies a planned transition, guarded by the status the order was read in; false when it moved on meanwhile. */
+export async function applyOrderPlan(db: Queryable, id: number, plan: { from: StatusId; to: StatusId }, now: Date): Promise<boolean> {
+  const rows = await db.query('UPDATE orders SET status_id = $2, updated_at = $4 WHERE id = $1 AND status_id = $3 RETURNING id', [id, plan.to, plan.from, now]);
   return rows.length === 1;
 }
 

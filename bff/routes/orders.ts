@@ -7,6 +7,7 @@ import { createOrderPlainSchema, createOrderResponseSchema, referencePlainSchema
 import { orderStatusResponseSchema } from '../../shared/payments.ts';
 import { verifyResponseSchema } from '../../shared/verify.ts';
 import { callerOf } from '../plugins/auth.ts';
+import { presentCreatedOrder, presentStatus, presentVerify, representativePayment } from '../presenters/orders.ts';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 const security = [{ apiKey: [] }];
@@ -29,7 +30,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const plain = await request.decryptPayload(createOrderPlainSchema);
-      return { status: 'success' as const, statusCode: '01' as const, message: 'Created order successfully', data: await app.orders.create(callerOf(request), plain) };
+      return { status: 'success' as const, statusCode: '01' as const, message: 'Created order successfully', data: presentCreatedOrder(await app.orders.create(callerOf(request), plain)) };
     },
   );
 
@@ -48,7 +49,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { reference } = await request.decryptPayload(referencePlainSchema);
-      const status = await app.orders.status(callerOf(request), reference);
+      const found = await app.orders.status(callerOf(request), reference);
+      const status = presentStatus(found.order, representativePayment(found.payments));
       return {
         is_final_status: status.isFinal,
         requery_needed: status.requery,
@@ -94,12 +96,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: verifyResponseSchema, ...errors },
       },
     },
-    async (request) => ({
-      status: 'success' as const,
-      statusCode: '00',
-      message: 'Order details fetched successfully',
-      data: await app.orders.verify(callerOf(request), request.body.reference),
-    }),
+    async (request) => {
+      const { order, payments, merchant, link } = await app.orders.verify(callerOf(request), request.body.reference);
+      const data = presentVerify(order, payments, merchant, link ? app.links.present(link, merchant) : null);
+      return { status: 'success' as const, statusCode: '00', message: 'Order details fetched successfully', data };
+    },
   );
 };
 

@@ -4,6 +4,7 @@ import { errorEnvelopeSchema } from '../../shared/envelope.ts';
 import { feePlainSchema, feeResponseSchema } from '../../shared/fees.ts';
 import { payOrderPlainSchema, payOrderResponseSchema } from '../../shared/payments.ts';
 import { callerOf } from '../plugins/auth.ts';
+import { presentPayAnswer } from '../presenters/payments.ts';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, 429: errorEnvelopeSchema };
 
@@ -22,7 +23,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: payOrderResponseSchema, ...errors },
       },
     },
-    async (request) => app.payments.pay(callerOf(request), await request.decryptPayload(payOrderPlainSchema)),
+    async (request) => {
+      const caller = callerOf(request);
+      const { order, payment } = await app.payments.pay(caller, await request.decryptPayload(payOrderPlainSchema));
+      return presentPayAnswer(order, payment, caller.merchant.name);
+    },
   );
 
   app.post(

@@ -3,6 +3,7 @@ import { errorEnvelopeSchema } from '../../shared/envelope.ts';
 import { simulateTransferRequestSchema, simulateTransferResponseSchema } from '../../shared/sandbox.ts';
 import { forbidden } from '../errors.ts';
 import { callerOf } from '../plugins/auth.ts';
+import { presentTransferArrival } from '../presenters/payments.ts';
 
 /** Sandbox controls, test mode only, secret key: they stand in for the outside world (the customer's bank). */
 const routes: FastifyPluginAsyncZod = async (app) => {
@@ -22,7 +23,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const caller = callerOf(request);
       if (caller.mode !== 'test') throw forbidden('Simulated transfers exist in test mode only.');
-      const result = await app.payments.receiveTransfer(caller, request.body.accountNumber, request.body.amount);
+      const { order, payment } = await app.payments.receiveTransfer(caller, request.body.accountNumber, request.body.amount);
+      const result = presentTransferArrival(order, payment);
       return { status: 'success' as const, statusCode: '00', message: result.message, data: result };
     },
   );

@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { TrackEventPlain } from '../../shared/events.ts';
 import { toMajorUnits } from '../../shared/money.ts';
-import { PAYMENT_OPTIONS, type CreateOrderData, type CreateOrderPlain } from '../../shared/orders.ts';
+import { PAYMENT_OPTIONS, type CreateOrderPlain } from '../../shared/orders.ts';
 import { formatTimestamp } from '../../shared/timestamps.ts';
 import { scrubMetadata } from '../../shared/metadata.ts';
 import { randomAlphanumeric } from '../crypto/api-keys.ts';
-import { computeFee } from '../domain/fees.ts';
 import type { Caller } from '../domain/merchant.ts';
-import type { Order } from '../domain/order.ts';
-import { STATUS_NAMES } from '../domain/order-state.ts';
+import type { Merchant } from '../domain/merchant.ts';
+import type { Order, Payment } from '../domain/order.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
@@ -16,20 +15,22 @@ import * as payments from '../repositories/payments.ts';
 import type { Storage } from '../storage/storage.ts';
 import { amountInMinorUnits, merchantFeeRules } from './fees.ts';
 import type { LinkService } from './links.ts';
-import { toSubsidiary } from './links.ts';
-import { presentCustomer, presentStatus, presentVerify, representativePayment } from './order-views.ts';
 import type { Clock } from './clock.ts';
-import type { DeadlineService } from './deadlines.ts';
+
+/** A created (or found again) order with what its answer shows: the link and the customer's saved cards. */
+export type CreatedOrder = { order: Order; merchant: Merchant; link: linkRepository.StoredLink | null; savedCards: payments.SavedCardRow[] };
+
+/** An order with everything verify (and webhooks) show of it. */
+export type VerifiedOrder = { order: Order; payments: Payment[]; merchant: Merchant; link: linkRepository.StoredLink | null };
 
 export class OrderService {
   constructor(
     private readonly storage: Storage,
     private readonly links: LinkService,
-    private readonly deadlines: DeadlineService,
     private readonly clock: Clock,
   ) {}
 
-  async create(caller: Caller, plain: CreateOrderPlain): Promise<CreateOrderData> {
+  async create(caller: Caller, plain: CreateOrderPlain): Promise<CreatedOrder> {
     const { merchant, mode } = caller;
     const currency = plain.order.currency;
     const amountMinor = amountInMinorUnits(plain.order.amount, currency, 'order.amount');
@@ -91,7 +92,7 @@ export class OrderService {
       await orders.insertEvent(tx, id, 'order-created', 'system', null, now);
       return orders.findOrderById(tx, id);
     });
-    if (created) return this.presentCreated(caller, created, link ?? null);
+    if (created) return this.withSavedCards(caller, created, link ?? null);
 
     // The reference is taken. The same order asked for again (a reload in a new tab, a retry after a lost answer)
     // gets that order back, in its current state; different details under the same reference are refused.
@@ -105,43 +106,12 @@ export class OrderService {
       existing.items.length === items.length &&
       existing.items.every((item, index) => item.name === items[index]?.name && item.amountMinor === items[index]?.amountMinor);
     if (!same) throw conflict(`An order with reference ${plain.order.reference} already exists for this merchant with other details.`);
-    return this.presentCreated(caller, existing, link ?? null);
+    return this.withSavedCards(caller, existing, link ?? null);
   }
 
-  private async presentCreated(caller: Caller, order: Order, link: linkRepository.StoredLink | null): Promise<CreateOrderData> {
-    const quote = computeFee(order.feeRules, 'C', order.currency, order.amountMinor);
-    const major = (minor: number) => toMajorUnits(minor, order.currency);
+  private async withSavedCards(caller: Caller, order: Order, link: linkRepository.StoredLink | null): Promise<CreatedOrder> {
     const savedCards = await payments.listSavedCards(this.storage, order.customer.id);
-    return {
-      order: {
-        reference: order.reference,
-        processorReference: order.processorReference,
-        orderPaymentReference: null,
-        amount: major(order.amountMinor),
-        fee: major(quote.feeMinor),
-        feeRate: quote.rate,
-        statusId: order.statusId,
-        status: STATUS_NAMES[order.statusId],
-        currency: order.currency,
-        narration: order.description,
-        paymentLinkId: link?.id ?? null,
-        recurringPaymentId: null,
-        paymentLinkReference: link?.reference ?? null,
-        recurringPaymentReference: null,
-      },
-      subsidiary: toSubsidiary(caller.merchant),
-      customer: presentCustomer(order),
-      payment: { code: null, source: null, selectedOption: null, accountNumber: null, bankProviderName: null },
-      otherPaymentOptions: paymentOptionsFor(order.currency),
-      savedCards: savedCards.map((card) => ({ token: card.token, brand: card.brand, first6: card.first6, last4: card.last4, expiry: card.expiry })),
-      subsidiaryOrderSummary: {
-        orderName: `${caller.merchant.name} Order ${order.reference}`,
-        totalAmount: major(order.amountMinor),
-        reference: order.reference,
-        currency: order.currency,
-        orderItems: order.items.map((item) => ({ name: item.name, amount: major(item.amountMinor) })),
-      },
-    };
+    return { order, merchant: caller.merchant, link, savedCards };
   }
 
   async findOwn(caller: Caller, reference: string): Promise<Order> {
@@ -150,19 +120,17 @@ export class OrderService {
     return order;
   }
 
-  async status(caller: Caller, reference: string) {
+  /** The order with its attempts, as stored: reading never writes (timed work is the jobs'). */
+  async status(caller: Caller, reference: string): Promise<{ order: Order; payments: Payment[] }> {
     const order = await this.findOwn(caller, reference);
-    await this.deadlines.resolveDue(order);
-    const all = await payments.listPayments(this.storage, order.id);
-    return presentStatus(order, representativePayment(all));
+    return { order, payments: await payments.listPayments(this.storage, order.id) };
   }
 
-  async verify(caller: Caller, reference: string) {
-    let order = await this.findOwn(caller, reference);
-    if (await this.deadlines.resolveDue(order)) order = await this.findOwn(caller, reference);
+  async verify(caller: Caller, reference: string): Promise<VerifiedOrder> {
+    const order = await this.findOwn(caller, reference);
     const all = await payments.listPayments(this.storage, order.id);
     const link = order.paymentLinkId === null ? undefined : await linkRepository.findLinkById(this.storage, order.merchantId, order.paymentLinkId);
-    return presentVerify(order, all, caller.merchant, link ? this.links.present(link, caller.merchant) : null);
+    return { order, payments: all, merchant: caller.merchant, link: link ?? null };
   }
 
   async track(caller: Caller, event: TrackEventPlain): Promise<void> {

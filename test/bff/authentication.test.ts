@@ -32,7 +32,7 @@ describe.each(drivers)('3-D Secure authentication on %s', (driver) => {
   it('counts 40 concurrent wrong codes as wrong: exactly one answer declines 05 and sends the customer on, the others come back to the page, and the right code no longer approves', async () => {
     const reference = await client.newOrder();
     const { path, paymentReference } = await startAuthentication(reference);
-    const right = app.payments.oneTimeCode(paymentReference);
+    const right = app.sandbox.oneTimeCode(paymentReference);
     const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, '0');
 
     const answers = await Promise.all(Array.from({ length: 40 }, () => answer(path, wrong)));
@@ -55,7 +55,7 @@ describe.each(drivers)('3-D Secure authentication on %s', (driver) => {
   it('answers a wrong code with a redirect to the page, which shows the attempts left; the right code then goes to the merchant once, and a replay only back to the page', async () => {
     const reference = await client.newOrder();
     const { path, paymentReference } = await startAuthentication(reference);
-    const right = app.payments.oneTimeCode(paymentReference);
+    const right = app.sandbox.oneTimeCode(paymentReference);
     const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, '0');
 
     const fresh = await app.inject({ method: 'GET', url: path });
@@ -102,11 +102,11 @@ describe.each(drivers)('3-D Secure authentication on %s', (driver) => {
     const reference = await client.newOrder();
     const { path } = await startAuthentication(reference);
     clock.advance(14 * MINUTE);
-    expect(await app.deadlines.expireAbandonedAuthentications()).toBe(0);
+    await app.jobs.runDue();
     expect((await client.status(reference)).json()).toMatchObject({ is_final_status: false, data: { payment_status: 2 } });
 
     clock.advance(1 * MINUTE);
-    expect(await app.deadlines.runTimedWork()).toMatchObject({ authentications: 1 });
+    await app.jobs.runDue();
     const status = orderStatusResponseSchema.parse((await client.status(reference)).json());
     expect(status).toMatchObject({
       is_final_status: true,
@@ -119,7 +119,7 @@ describe.each(drivers)('3-D Secure authentication on %s', (driver) => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('This authentication has expired');
     expect(page.body).not.toContain('data-testid="otp"');
-    const code = app.payments.oneTimeCode(path.split('/').pop()!);
+    const code = app.sandbox.oneTimeCode(path.split('/').pop()!);
     const posted = await answer(path, code);
     expect(posted.headers.location).toBe(path);
     expect((await client.status(reference)).json().data.payment_status).toBe(4);
@@ -128,10 +128,17 @@ describe.each(drivers)('3-D Secure authentication on %s', (driver) => {
     expect(again).toMatchObject({ status: 'success', statusCode: '00' });
   });
 
-  it('expires an abandoned attempt when the order is read, before any sweep runs', async () => {
+  it('never ends an attempt by reading it: past its deadline the page says it expired and refuses an answer, and the expiry job ends it', async () => {
     const reference = await client.newOrder();
-    await startAuthentication(reference);
+    const { path, paymentReference } = await startAuthentication(reference);
     clock.advance(16 * MINUTE);
+    expect((await client.status(reference)).json()).toMatchObject({ is_final_status: false, data: { payment_status: 2 } });
+    const page = await app.inject({ method: 'GET', url: path });
+    expect(page.body).toContain('This authentication has expired');
+    const late = await answer(path, app.sandbox.oneTimeCode(paymentReference));
+    expect(late.headers.location).toBe(path);
+    expect((await client.status(reference)).json()).toMatchObject({ is_final_status: false, data: { payment_status: 2 } });
+    await app.jobs.runDue();
     expect((await client.status(reference)).json()).toMatchObject({ is_final_status: true, data: { payment_status: 4, payment_response_code: '05' } });
   });
 

@@ -54,7 +54,7 @@ describe.each(drivers)('an order is paid at most once on %s', (driver) => {
       redirects.map(async (url) => {
         const path = new URL(url).pathname;
         const paymentReference = path.split('/').pop()!;
-        const code = app.payments.oneTimeCode(paymentReference);
+        const code = app.sandbox.oneTimeCode(paymentReference);
         const response = await app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `action=approve&code=${code}` });
         return { paymentReference, status: response.statusCode, location: response.headers.location };
       }),

@@ -24,6 +24,13 @@ async function payInterrupted(app: FastifyInstance, client: CheckoutClient, refe
   }
 }
 
+function paymentRows(app: FastifyInstance, reference: string) {
+  return app.storage.query<{ status_id: number; response_code: string; stage: string }>(
+    `SELECT p.status_id, p.response_code, p.stage FROM order_payments p JOIN orders o ON o.id = p.order_id WHERE o.reference = $1`,
+    [reference],
+  );
+}
+
 describe.each(drivers)('card attempts interrupted while processing on %s', (driver) => {
   it('blocks new attempts for two minutes, then completes the attempt from the processor’s record', async () => {
     const place = newPlace(driver);
@@ -40,7 +47,7 @@ describe.each(drivers)('card attempts interrupted while processing on %s', (driv
       expect(blocked.json()).toEqual({ status: 'failed', statusCode: 'CON409', message: 'A payment for this order is already being processed.' });
 
       clock.advance(2 * MINUTE);
-      expect(await app.deadlines.runTimedWork()).toMatchObject({ interrupted: 1 });
+      await app.jobs.runDue();
       const status = (await client.status(reference)).json();
       expect(status).toMatchObject({ is_final_status: true, data: { payment_status: 5, payment_response_code: '00' } });
       expect((await client.verify(reference)).json().data).toMatchObject({ statusId: 5, status: 'Successful' });
@@ -50,7 +57,7 @@ describe.each(drivers)('card attempts interrupted while processing on %s', (driv
     }
   });
 
-  it('fails an attempt the processor does not know with 91 after a restart, and the customer pays again', async () => {
+  it("completes an interrupted attempt after a restart from the sandbox's own record, which a restart does not lose", async () => {
     const place = newPlace(driver);
     const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
     const first = await startApp(place, {}, clock);
@@ -63,12 +70,32 @@ describe.each(drivers)('card attempts interrupted while processing on %s', (driv
     const second = await startApp(place, {}, clock);
     try {
       const again = new CheckoutClient(second, client.keys);
-      // The start-up run of the timed work resolved it before anyone asked.
-      const rows = await second.storage.query<{ status_id: number; response_code: string; stage: string }>(
-        `SELECT p.status_id, p.response_code, p.stage FROM order_payments p JOIN orders o ON o.id = p.order_id WHERE o.reference = $1`,
-        [reference],
-      );
-      expect(rows).toEqual([{ status_id: 4, response_code: '91', stage: 'done' }]);
+      // The start-up run of the due jobs settled it before anyone asked.
+      expect(await paymentRows(second, reference)).toEqual([{ status_id: 5, response_code: '00', stage: 'done' }]);
+      expect((await again.status(reference)).json()).toMatchObject({ is_final_status: true, data: { payment_status: 5, payment_response_code: '00' } });
+      expect((await again.payByCard(reference, '5555555555554444')).json()).toMatchObject({ status: 'failed', statusCode: 'CON409' });
+    } finally {
+      await second.close();
+      await cleanPlace(place);
+    }
+  });
+
+  it('fails an attempt the processor has no record of with 91 after a restart, and the customer pays again', async () => {
+    const place = newPlace(driver);
+    const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
+    const first = await startApp(place, {}, clock);
+    const client = new CheckoutClient(first, await createMerchant(first));
+    const reference = await client.newOrder();
+    expect((await payInterrupted(first, client, reference, '5555555555554444')).statusCode).toBe(500);
+    // As if the charge never reached the acquirer.
+    await first.storage.query('DELETE FROM sandbox_charges');
+    await first.close();
+
+    clock.advance(3 * MINUTE);
+    const second = await startApp(place, {}, clock);
+    try {
+      const again = new CheckoutClient(second, client.keys);
+      expect(await paymentRows(second, reference)).toEqual([{ status_id: 4, response_code: '91', stage: 'done' }]);
       expect((await again.status(reference)).json()).toMatchObject({ is_final_status: true, requery_needed: true, data: { payment_status: 4, payment_response_code: '91' } });
       expect((await again.payByCard(reference, '5555555555554444')).json()).toMatchObject({ status: 'success', statusCode: '00' });
     } finally {
@@ -77,7 +104,7 @@ describe.each(drivers)('card attempts interrupted while processing on %s', (driv
     }
   });
 
-  it('resolves an interrupted attempt when the order is read after the bound, before any sweep', async () => {
+  it('leaves an interrupted attempt to its re-query job: reading the order after the bound changes nothing, the job settles it', async () => {
     const place = newPlace(driver);
     const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
     const app = await startApp(place, {}, clock);
@@ -86,6 +113,8 @@ describe.each(drivers)('card attempts interrupted while processing on %s', (driv
       const reference = await client.newOrder();
       expect((await payInterrupted(app, client, reference, '4000000000009995')).statusCode).toBe(500);
       clock.advance(2 * MINUTE);
+      expect((await client.status(reference)).json()).toMatchObject({ is_final_status: false, data: { payment_status: 2 } });
+      await app.jobs.runDue();
       expect((await client.status(reference)).json()).toMatchObject({ is_final_status: true, data: { payment_status: 4, payment_response_code: '51' } });
     } finally {
       await app.close();

@@ -5,7 +5,7 @@ import { card, CheckoutClient, newReference, orderPayload } from '../support/che
 import { encryptJwe } from '../support/encrypt.ts';
 import { createMerchant } from '../support/merchant.ts';
 import { payOrderResponseSchema, orderStatusResponseSchema } from '../../shared/payments.ts';
-import { TEST_CARDS } from '../../bff/processor/sandbox.ts';
+import { TEST_CARDS } from '../../bff/processor/sandbox/processor.ts';
 
 describe.each(drivers)('card payments on %s', (driver) => {
   const context = useTestApp(driver, { overrides: { PUBLIC_BASE_URL: 'https://pay.example.test' } });

@@ -41,6 +41,8 @@ export function testConfig(place: Place, overrides: Record<string, string> = {})
     PORT: '8080',
     CHECKOUT_DATA_DIR: place.dataDir,
     CHECKOUT_MASTER_KEY: randomBytesFor(place),
+    // Jobs run when a test asks (`app.jobs.runDue()`, after moving its clock), never behind its back.
+    JOBS_POLL_MS: '0',
     ...(place.driver === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: place.schema } : {}),
     ...overrides,
   });

@@ -4,14 +4,15 @@ import { z } from 'zod';
 import { authenticationPage, say } from '../pages/authentication.ts';
 import { localeFrom, type PageLocale } from '../pages/i18n.ts';
 import type { Order, Payment } from '../domain/order.ts';
-import { MAX_AUTH_ATTEMPTS } from '../domain/order-state.ts';
-import { isAppError } from '../errors.ts';
+import { AUTHENTICATION_EXPIRY_MS, MAX_AUTH_ATTEMPTS } from '../domain/lifecycle.ts';
 import { framingSources } from '../security/origins.ts';
 import { acceptHtmlForms } from './html-forms.ts';
 
 /**
- * The hosted 3-D Secure page of the sandbox issuer and the hosted result page. The payment reference in the
- * path is 96 random bits: it is the capability to answer for that payment. Plain HTML forms, no script.
+ * The sandbox issuer's hosted 3-D Secure page (the sandbox processor sends the customer here, the way an acquirer
+ * sends them to the card issuer's page). The page, its one-time code and its count of wrong codes are the
+ * sandbox's; once the customer has answered, the payment service asks the processor for its verdict. The payment
+ * reference in the path is 96 random bits: it is the capability to answer for that payment. Plain HTML, no script.
  */
 const paramsSchema = z.object({ paymentReference: z.string().regex(/^PAY[0-9A-F]{24}$/, { message: 'is not a payment reference' }) });
 const answerSchema = z.object({ action: z.enum(['approve', 'fail']).default('approve'), code: z.string().max(12).default('') });
@@ -38,12 +39,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       amountMinor: payment.totalMinor,
       currency: order.currency,
       instrument: payment.instrument,
-      oneTimeCode: app.payments.oneTimeCode(payment.reference),
+      oneTimeCode: app.sandbox.oneTimeCode(payment.reference),
       action: `/checkout/3ds/${payment.reference}`,
       error,
       locale,
     });
   };
+
+  /** The attempt's time is up, whether or not its expiry job has run yet. */
+  const expired = (payment: Payment) =>
+    payment.reason === 'authentication-expired' ||
+    (payment.stage === 'authentication' && payment.createdAt.getTime() + AUTHENTICATION_EXPIRY_MS <= app.clock.now().getTime());
 
   const pageHeaders = (reply: FastifyReply) =>
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');
@@ -65,14 +71,15 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       if (request.validationError) return paymentNotFound(request, reply);
       pageHeaders(reply);
       const locale = localeFrom(request.headers['accept-language']);
-      const found = await app.payments.findForAuthentication(request.params.paymentReference);
-      if (!found) return paymentNotFound(request, reply);
+      const found = await app.payments.findAttempt(request.params.paymentReference);
+      const challenge = found && (await app.sandbox.findChallenge(found.payment.reference));
+      if (!found || !challenge) return paymentNotFound(request, reply);
       const { payment, order } = found;
       reply.pagePolicy(await policyFor(order, payment));
       const back = { href: app.payments.returnUrl(order, payment), label: locale.t.returnToMerchant };
-      if (app.deadlines.authenticationExpired(payment)) return reply.send(say(locale.t.authenticationExpired, locale, back));
-      if (payment.stage !== 'authentication') return reply.send(say(locale.t.authenticationFinished, locale, back));
-      const error = payment.authAttempts > 0 ? locale.t.authentication.wrongCode(MAX_AUTH_ATTEMPTS - payment.authAttempts) : undefined;
+      if (expired(payment)) return reply.send(say(locale.t.authenticationExpired, locale, back));
+      if (payment.stage !== 'authentication' || challenge.passed !== null) return reply.send(say(locale.t.authenticationFinished, locale, back));
+      const error = challenge.wrongCodes > 0 ? locale.t.authentication.wrongCode(MAX_AUTH_ATTEMPTS - challenge.wrongCodes) : undefined;
       return reply.send(await renderPage(payment, order, locale, error));
     },
   );
@@ -94,38 +101,19 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         if (request.validationError.validationContext === 'params') return paymentNotFound(request, reply);
         return reply.redirect(pageAddress, 303);
       }
-      let result: Awaited<ReturnType<typeof app.payments.authenticate>>;
-      try {
-        result = await app.payments.authenticate(request.params.paymentReference, request.body);
-      } catch (error) {
-        if (isAppError(error) && error.code === 'NF404') return paymentNotFound(request, reply);
-        throw error;
-      }
-      reply.pagePolicy(await policyFor(result.order, result.payment));
+      const found = await app.payments.findAttempt(request.params.paymentReference);
+      if (!found || !(await app.sandbox.findChallenge(found.payment.reference))) return paymentNotFound(request, reply);
+      reply.pagePolicy(await policyFor(found.order, found.payment));
+      // Past its deadline the page says so; the expiry job ends the attempt (a read or a late answer never does).
+      if (found.payment.stage !== 'authentication' || expired(found.payment)) return reply.redirect(pageAddress, 303);
+      const answer = await app.sandbox.answerChallenge(found.payment.reference, request.body);
+      if (answer.kind !== 'answered') return reply.redirect(pageAddress, 303);
+      const result = await app.payments.completeAction(found.payment.reference);
       if (result.kind !== 'finished') return reply.redirect(pageAddress, 303);
       return reply.redirect(app.payments.returnUrl(result.order, result.payment), 303);
     },
   );
 
-  app.get(
-    '/checkout/result',
-    {
-      schema: {
-        summary: 'Hosted result page, for orders without a RedirectUrl',
-        tags: ['Pages'],
-        querystring: z.object({ reference: z.string().max(64).default(''), status: z.string().max(20).default('') }),
-      },
-      attachValidation: true,
-    },
-    async (request, reply) => {
-      // An address this page never gives (a value too long, or repeated) shows the page as if it named nothing.
-      const { reference, status } = request.validationError ? { reference: '', status: '' } : request.query;
-      const locale = localeFrom(request.headers['accept-language']);
-      const result = locale.t.result;
-      reply.type('text/html; charset=utf-8').header('vary', 'accept-language');
-      return say((status === 'successful' ? result.successful : status === 'pending' ? result.pending : result.failed)(reference), locale);
-    },
-  );
 };
 
 export default routes;

@@ -3,9 +3,14 @@ import { toMajorUnits } from '../../shared/money.ts';
 import { PAYMENT_OPTIONS } from '../../shared/orders.ts';
 import type { OrderStatusData } from '../../shared/payments.ts';
 import { formatTimestamp } from '../../shared/timestamps.ts';
+import type { CreateOrderData } from '../../shared/orders.ts';
+import { computeFee } from '../domain/fees.ts';
 import type { Merchant } from '../domain/merchant.ts';
+import type { CreatedOrder } from '../services/orders.ts';
+import { paymentOptionsFor } from '../services/orders.ts';
+import { toSubsidiary } from '../services/links.ts';
 import type { Order, Payment } from '../domain/order.ts';
-import { isFinal, STATUS_NAMES } from '../domain/order-state.ts';
+import { isFinal, STATUS_NAMES } from '../domain/lifecycle.ts';
 
 /** How orders and payments look on the wire. Pure functions of stored state; no I/O. */
 const major = (minor: number, currency: string) => toMajorUnits(minor, currency);
@@ -121,5 +126,41 @@ export function presentVerify(order: Order, payments: readonly Payment[], mercha
       })),
     paymentLink,
     subsidiary: { id: merchant.id, name: merchant.name },
+  };
+}
+
+/** The create-order answer's data (protocol.md 4.2): the order, its merchant and customer, options and saved cards. */
+export function presentCreatedOrder({ order, merchant, link, savedCards }: CreatedOrder): CreateOrderData {
+  const quote = computeFee(order.feeRules, 'C', order.currency, order.amountMinor);
+  const major = (minor: number) => toMajorUnits(minor, order.currency);
+  return {
+    order: {
+      reference: order.reference,
+      processorReference: order.processorReference,
+      orderPaymentReference: null,
+      amount: major(order.amountMinor),
+      fee: major(quote.feeMinor),
+      feeRate: quote.rate,
+      statusId: order.statusId,
+      status: STATUS_NAMES[order.statusId],
+      currency: order.currency,
+      narration: order.description,
+      paymentLinkId: link?.id ?? null,
+      recurringPaymentId: null,
+      paymentLinkReference: link?.reference ?? null,
+      recurringPaymentReference: null,
+    },
+    subsidiary: toSubsidiary(merchant),
+    customer: presentCustomer(order),
+    payment: { code: null, source: null, selectedOption: null, accountNumber: null, bankProviderName: null },
+    otherPaymentOptions: paymentOptionsFor(order.currency),
+    savedCards: savedCards.map((card) => ({ token: card.token, brand: card.brand, first6: card.first6, last4: card.last4, expiry: card.expiry })),
+    subsidiaryOrderSummary: {
+      orderName: `${merchant.name} Order ${order.reference}`,
+      totalAmount: major(order.amountMinor),
+      reference: order.reference,
+      currency: order.currency,
+      orderItems: order.items.map((item) => ({ name: item.name, amount: major(item.amountMinor) })),
+    },
   };
 }

@@ -1,0 +1,29 @@
+/**
+ * What merchants are told happened, as a closed union. Each is written to the outbox (`domain_events`) in the
+ * same transaction as the change of state that causes it, so an event exists if and only if its change does;
+ * webhooks and any later surface read them from there.
+ */
+export const DOMAIN_EVENT_TYPES = [
+  /** The order was paid (card approved, or a bank transfer received in full). */
+  'order.successful',
+  /** An attempt ended without the money: declined, authentication failed or expired, interrupted. */
+  'payment.failed',
+  /** Part of the amount arrived on a transfer account; the rest is still due. */
+  'transfer.partially_paid',
+  /** A transfer account expired before the whole amount arrived (any money received is recorded for refund). */
+  'transfer.expired',
+  /** A successful payment was reversed. */
+  'payment.reversed',
+] as const;
+
+export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
+
+export type DomainEvent = {
+  id: string;
+  merchantId: number;
+  mode: 'test' | 'live';
+  type: DomainEventType;
+  orderId: number | null;
+  data: unknown;
+  createdAt: Date;
+};

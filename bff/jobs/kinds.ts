@@ -1,0 +1,24 @@
+/**
+ * Every kind of durable job, with its payload. A job is written in the same transaction as the change that needs
+ * it (an account's expiry with the account, an event's delivery with the event), so none is lost.
+ */
+export type Job =
+  /** A transfer account's time runs out. */
+  | { kind: 'payment.expire-transfer'; payload: { paymentId: number } }
+  /** A 3-D Secure attempt the customer never finished. */
+  | { kind: 'payment.expire-authentication'; payload: { paymentId: number } }
+  /** An attempt still processing: the processor's record decides (a crash, a timeout, a lost answer). */
+  | { kind: 'payment.requery'; payload: { paymentId: number } };
+
+export type JobKind = Job['kind'];
+export type PayloadOf<K extends JobKind> = Extract<Job, { kind: K }>['payload'];
+
+/** What a handler decided: finished; run again later (periodic work, or a condition not met yet); failed, retry. */
+export type JobResult = { outcome: 'done' } | { outcome: 'again'; at: Date } | { outcome: 'retry'; at: Date; error: string };
+
+export const done: JobResult = { outcome: 'done' };
+
+export type JobHandlers = { [K in JobKind]: (payload: PayloadOf<K>) => Promise<JobResult> };
+
+/** The key that makes a job unique while pending (one expiry per attempt, one fan-out per event). */
+export const jobKey = (job: Job): string => `${job.kind}:${Object.values(job.payload).join(':')}`;

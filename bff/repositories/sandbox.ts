@@ -1,0 +1,89 @@
+import type { Queryable } from '../storage/storage.ts';
+
+/** The sandbox acquirer's book (its charges, its challenges, its card tokens); see bff/processor/sandbox/. */
+export type SandboxCharge = {
+  reference: string;
+  state: 'challenge' | 'approved' | 'declined';
+  code: string;
+  cardToken: string | null;
+  wrongCodes: number;
+  passed: boolean | null;
+  amountMinor: number;
+  currency: string;
+  merchantName: string;
+  instrument: string;
+  createdAt: Date;
+};
+
+type Row = {
+  reference: string; state: SandboxCharge['state']; code: string; card_token: string | null; wrong_codes: number; passed: boolean | null;
+  amount_minor: number; currency: string; merchant_name: string; instrument: string; created_at: Date;
+};
+
+const toCharge = (row: Row): SandboxCharge => ({
+  reference: row.reference, state: row.state, code: row.code, cardToken: row.card_token, wrongCodes: row.wrong_codes, passed: row.passed,
+  amountMinor: row.amount_minor, currency: row.currency, merchantName: row.merchant_name, instrument: row.instrument, createdAt: row.created_at,
+});
+
+/** Records a charge the sandbox decided or challenged; a charge is decided once (a replayed call keeps the first). */
+export async function recordCharge(db: Queryable, charge: Omit<SandboxCharge, 'wrongCodes' | 'passed' | 'createdAt'>, now: Date): Promise<SandboxCharge> {
+  const [row] = await db.query<Row>(
+    `INSERT INTO sandbox_charges (reference, state, code, card_token, amount_minor, currency, merchant_name, instrument, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+     ON CONFLICT (reference) DO UPDATE SET updated_at = sandbox_charges.updated_at
+     RETURNING *`,
+    [charge.reference, charge.state, charge.code, charge.cardToken, charge.amountMinor, charge.currency, charge.merchantName, charge.instrument, now],
+  );
+  return toCharge(row!);
+}
+
+export async function findCharge(db: Queryable, reference: string): Promise<SandboxCharge | undefined> {
+  const [row] = await db.query<Row>('SELECT * FROM sandbox_charges WHERE reference = $1', [reference]);
+  return row && toCharge(row);
+}
+
+/**
+ * Counts a wrong one-time code in one guarded statement, so concurrent wrong codes are all counted; the code that
+ * uses up the last try is the customer's failed answer. Undefined when the challenge has an answer or no tries left.
+ */
+export async function countWrongCode(db: Queryable, reference: string, maxAttempts: number, now: Date): Promise<SandboxCharge | undefined> {
+  const [row] = await db.query<Row>(
+    `UPDATE sandbox_charges
+        SET wrong_codes = wrong_codes + 1, passed = CASE WHEN wrong_codes + 1 >= $2 THEN false ELSE passed END, updated_at = $3
+      WHERE reference = $1 AND state = 'challenge' AND passed IS NULL AND wrong_codes < $2
+      RETURNING *`,
+    [reference, maxAttempts, now],
+  );
+  return row && toCharge(row);
+}
+
+/** Takes the customer's answer to a challenge: exactly one request can, and only while tries are left. */
+export async function answerChallenge(db: Queryable, reference: string, passed: boolean, maxAttempts: number, now: Date): Promise<SandboxCharge | undefined> {
+  const [row] = await db.query<Row>(
+    `UPDATE sandbox_charges SET passed = $2, updated_at = $4
+      WHERE reference = $1 AND state = 'challenge' AND passed IS NULL AND wrong_codes < $3
+      RETURNING *`,
+    [reference, passed, maxAttempts, now],
+  );
+  return row && toCharge(row);
+}
+
+/** Decides an answered challenge: approved or declined, once. */
+export async function decideChallenge(db: Queryable, reference: string, state: 'approved' | 'declined', code: string, cardToken: string | null, now: Date): Promise<SandboxCharge | undefined> {
+  const [row] = await db.query<Row>(
+    `UPDATE sandbox_charges SET state = $2, code = $3, card_token = $4, updated_at = $5
+      WHERE reference = $1 AND state = 'challenge' AND passed IS NOT NULL
+      RETURNING *`,
+    [reference, state, code, cardToken, now],
+  );
+  return row && toCharge(row);
+}
+
+export async function saveSandboxCard(db: Queryable, token: string, code: string, now: Date): Promise<void> {
+  await db.query('INSERT INTO sandbox_cards (token, code, created_at) VALUES ($1, $2, $3)', [token, code, now]);
+}
+
+export async function findSandboxCard(db: Queryable, token: string): Promise<{ code: string } | undefined> {
+  const [row] = await db.query<{ code: string }>('SELECT code FROM sandbox_cards WHERE token = $1', [token]);
+  return row;
+}

@@ -1,0 +1,146 @@
+import type { DomainEventType } from '../domain/events.ts';
+import {
+  AUTHENTICATION_EXPIRY_MS,
+  PROCESSING_TIMEOUT_MS,
+  planOrder,
+  planPayment,
+  type OrderEventType,
+  type PaymentEvent,
+  type TransitionConflict,
+} from '../domain/lifecycle.ts';
+import type { Order, Payment } from '../domain/order.ts';
+import type { ChargeResult } from '../processor/port.ts';
+import { enqueue } from '../jobs/queue.ts';
+import * as linkRepository from '../repositories/links.ts';
+import * as orders from '../repositories/orders.ts';
+import * as payments from '../repositories/payments.ts';
+import type { Queryable, Storage } from '../storage/storage.ts';
+import type { Clock } from './clock.ts';
+import type { Outbox } from './outbox.ts';
+
+export type Moved = { ok: true; payment: Payment } | { ok: false; conflict: TransitionConflict };
+
+/** A refused transition where the caller holds no answer for it: the transaction must not commit. */
+export class TransitionConflictError extends Error {
+  constructor(readonly conflict: TransitionConflict) {
+    super(`${conflict.entity} cannot take ${conflict.event} from ${JSON.stringify(conflict.from ?? 'a state it moved on from')}`);
+    this.name = 'TransitionConflictError';
+  }
+}
+
+/** The order's consequence of a payment event, its timeline entry and the merchant's event, in one place. */
+const CONSEQUENCES: { [K in PaymentEvent['type']]: { order?: OrderEventType; timeline: string; domain?: (event: Extract<PaymentEvent, { type: K }>) => DomainEventType } } = {
+  'authentication-required': { timeline: 'authentication-required' },
+  'authentication-answered': { timeline: 'authentication-finished' },
+  'transfer-opened': { timeline: 'transfer-account-issued' },
+  'transfer-part-received': { timeline: 'transfer-part-received', domain: () => 'transfer.partially_paid' },
+  approved: { order: 'paid', timeline: 'payment-approved', domain: () => 'order.successful' },
+  declined: { order: 'attempt-failed', timeline: 'payment-declined', domain: () => 'payment.failed' },
+  expired: {
+    order: 'attempt-failed',
+    timeline: 'attempt-expired',
+    domain: (event) => (event.reason === 'account-expired' ? 'transfer.expired' : 'payment.failed'),
+  },
+  superseded: { timeline: 'attempt-superseded' },
+  reversed: { order: 'reversed', timeline: 'payment-reversed', domain: () => 'payment.reversed' },
+};
+
+/**
+ * The only way an order payment or an order changes state. `move` plans the event on the lifecycle table, applies it
+ * guarded by the state the row was read in, and in the same transaction makes its consequences: the order's
+ * transition, the timeline entry, the merchant's domain event, the jobs that end the new state in time, the saved
+ * card and the link's use count. A refused event is a typed conflict the caller handles.
+ */
+export class PaymentLifecycle {
+  constructor(
+    private readonly storage: Storage,
+    private readonly clock: Clock,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async move(tx: Queryable, order: Order, payment: Payment, event: PaymentEvent & { cardToken?: string | null }): Promise<Moved> {
+    const now = this.clock.now();
+    const plan = planPayment({ status: payment.statusId, stage: payment.stage }, event, now);
+    if (!plan.ok) return plan;
+    const moved = await payments.applyPaymentPlan(tx, payment.id, plan, now);
+    if (!moved) return { ok: false, conflict: { entity: 'payment', event: event.type, from: undefined } };
+
+    const consequence = CONSEQUENCES[event.type] as { order?: OrderEventType; timeline: string; domain?: (event: PaymentEvent) => DomainEventType };
+    let current = order;
+    // An approval that came after another attempt paid the order changes nothing on the order: it is for refund.
+    const orderEvent = event.type === 'declined' && event.reason === 'already-paid' ? undefined : consequence.order;
+    if (orderEvent) current = await this.moveOrder(tx, order, orderEvent, now);
+    const detail: Record<string, unknown> = { paymentReference: payment.reference };
+    if (event.type === 'declined') detail.code = event.code;
+    if (event.type === 'expired' || event.type === 'declined') detail.reason = event.reason;
+    await orders.insertEvent(tx, order.id, consequence.timeline, 'system', detail, now);
+
+    if (event.type === 'authentication-required') {
+      const expiresAt = new Date(payment.createdAt.getTime() + AUTHENTICATION_EXPIRY_MS);
+      await enqueue(tx, { kind: 'payment.expire-authentication', payload: { paymentId: payment.id } }, expiresAt, now);
+    } else if (event.type === 'transfer-opened') {
+      await enqueue(tx, { kind: 'payment.expire-transfer', payload: { paymentId: payment.id } }, event.expiresAt, now);
+    } else if (event.type === 'approved') {
+      if (moved.saveCard && moved.cardFirst6 && moved.cardLast4 && moved.cardExpiry && event.cardToken) {
+        const card = { token: event.cardToken, brand: moved.cardBrand ?? 'unknown', first6: moved.cardFirst6, last4: moved.cardLast4, expiry: moved.cardExpiry };
+        await payments.saveCard(tx, order.customer.id, card, now);
+      }
+      if (order.paymentLinkId !== null) await linkRepository.countLinkUse(tx, order.paymentLinkId);
+    }
+    if (consequence.domain) await this.outbox.recordOrderEvent(tx, consequence.domain(event), current);
+    return { ok: true, payment: moved };
+  }
+
+  /**
+   * Moves an order. Its status follows from its attempts (only one attempt is open at a time, under the order's row
+   * lock), so a refusal here means the stored state broke that rule: the transaction is rolled back.
+   */
+  async moveOrder(tx: Queryable, order: Order, event: OrderEventType, now = this.clock.now()): Promise<Order> {
+    const status = await orders.lockOrder(tx, order.id);
+    if (status === undefined) throw new TransitionConflictError({ entity: 'order', event, from: undefined });
+    const plan = planOrder(status, event);
+    if (!plan.ok) throw new TransitionConflictError(plan.conflict);
+    if (!(await orders.applyOrderPlan(tx, order.id, plan, now))) throw new TransitionConflictError({ entity: 'order', event, from: undefined });
+    return { ...order, statusId: plan.to, updatedAt: now };
+  }
+
+  /**
+   * Ends an attempt (or sends it to the customer's action) with the processor's answer, in a transaction of its own.
+   * An unknown answer changes nothing: the attempt stays processing and its `payment.requery` job asks again.
+   */
+  async settle(order: Order, payment: Payment, result: ChargeResult): Promise<{ order: Order; payment: Payment }> {
+    if (result.kind === 'unknown') {
+      const now = this.clock.now();
+      await this.storage.transaction(async (tx) => {
+        await orders.insertEvent(tx, order.id, 'processor-answer-unknown', 'system', { paymentReference: payment.reference }, now);
+        await enqueue(tx, { kind: 'payment.requery', payload: { paymentId: payment.id } }, new Date(now.getTime() + PROCESSING_TIMEOUT_MS), now);
+      });
+      return this.reread(order, payment);
+    }
+    const event: PaymentEvent & { cardToken?: string | null } =
+      result.kind === 'approved'
+        ? { type: 'approved', rawCode: result.rawCode, cardToken: result.cardToken }
+        : result.kind === 'declined'
+          ? { type: 'declined', code: result.code, rawCode: result.rawCode, reason: result.authenticationFailed ? 'authentication-failed' : 'declined' }
+          : { type: 'authentication-required', action: result.action.url };
+    try {
+      await this.moveNow(order, payment, event);
+    } catch (error) {
+      // The unique index on successful payments refused a second success: another attempt paid the order.
+      if ((error as { code?: string }).code !== '23505') throw error;
+      const rawCode = result.kind === 'approved' ? result.rawCode : 'n/a';
+      await this.moveNow(order, payment, { type: 'declined', code: '12', rawCode, reason: 'already-paid', remarks: 'Approved after the order was paid by another attempt; recorded for refund' });
+    }
+    return this.reread(order, payment);
+  }
+
+  private async reread(order: Order, payment: Payment): Promise<{ order: Order; payment: Payment }> {
+    const [freshOrder, freshPayment] = await Promise.all([orders.findOrderById(this.storage, order.id), payments.findPaymentById(this.storage, payment.id)]);
+    return { order: freshOrder ?? order, payment: freshPayment ?? payment };
+  }
+
+  /** `move` in a transaction of its own. */
+  moveNow(order: Order, payment: Payment, event: PaymentEvent & { cardToken?: string | null }): Promise<Moved> {
+    return this.storage.transaction((tx) => this.move(tx, order, payment, event));
+  }
+}

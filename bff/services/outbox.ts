@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import type { DomainEventType } from '../domain/events.ts';
+import type { Order } from '../domain/order.ts';
+import type { PaymentLink } from '../../shared/links.ts';
+import type { Merchant } from '../domain/merchant.ts';
+import { presentVerify } from '../presenters/orders.ts';
+import * as events from '../repositories/events.ts';
+import * as linkRepository from '../repositories/links.ts';
+import * as merchants from '../repositories/merchants.ts';
+import * as payments from '../repositories/payments.ts';
+import type { Queryable } from '../storage/storage.ts';
+import type { Clock } from './clock.ts';
+
+/** Reacts to a recorded event inside the same transaction (webhooks add their deliveries here). */
+export type EventListener = (tx: Queryable, event: { id: string; merchantId: number; mode: 'test' | 'live'; type: DomainEventType }) => Promise<void>;
+
+export const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
+
+/**
+ * Writes domain events to the outbox in the caller's transaction, with the order as verify shows it at that moment
+ * (what webhooks deliver), so an event exists exactly when the change that caused it was committed.
+ */
+export class Outbox {
+  private readonly listeners: EventListener[] = [];
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly presentLink: (link: linkRepository.StoredLink, merchant: Merchant) => PaymentLink,
+  ) {}
+
+  /** Called in the transaction of every recorded event, e.g. to schedule its webhook deliveries. */
+  listen(listener: EventListener): void {
+    this.listeners.push(listener);
+  }
+
+  async recordOrderEvent(tx: Queryable, type: DomainEventType, order: Order): Promise<string> {
+    const [merchant, all, link] = await Promise.all([
+      merchants.findMerchant(tx, order.merchantId),
+      payments.listPayments(tx, order.id),
+      order.paymentLinkId === null ? undefined : linkRepository.findLinkById(tx, order.merchantId, order.paymentLinkId),
+    ]);
+    if (!merchant) throw new Error(`order ${order.id} has no merchant`);
+    const data = presentVerify(order, all, merchant, link ? this.presentLink(link, merchant) : null);
+    const event = { id: newEventId(), merchantId: order.merchantId, mode: order.mode, type, orderId: order.id, data, createdAt: this.clock.now() };
+    await events.insertDomainEvent(tx, event);
+    for (const listener of this.listeners) await listener(tx, event);
+    return event.id;
+  }
+}
