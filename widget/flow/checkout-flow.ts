@@ -498,6 +498,14 @@ export class CheckoutFlow implements ReactiveController {
         this.host.dispatchEvent(new CheckoutPendingEvent(this.#eventInit(2), 'bank-transfer'));
         void this.#track('transfer-shown');
         return;
+      case 'confirming':
+        this.option = 'C';
+        this.authStage = 'checking';
+        this.#save();
+        this.#show('authenticating');
+        this.host.dispatchEvent(new CheckoutPendingEvent(this.#eventInit(2), 'card'));
+        void this.pollTask.run([this.#reference]);
+        return;
       case 'declined':
         this.#decline(outcome.code, describeDecline(outcome.code, this.host.localizer), 4);
     }

@@ -1,10 +1,12 @@
 import type { BankTransferDetails, PayOrderResponse } from '../api/wire.ts';
 
-/** The four things a pay answer can mean to the customer (protocol.md 4.3). */
+/** The five things a pay answer can mean to the customer (protocol.md 4.3). */
 export type PaymentOutcome =
   | { kind: 'paid'; paymentReference: string; amount: number; currency: string }
   | { kind: 'authenticate'; redirectUrl: string; paymentReference: string }
   | { kind: 'transfer'; details: BankTransferDetails; paymentReference: string }
+  /** The processor has not answered yet: the server asks it again, and the checkout polls the status. */
+  | { kind: 'confirming'; paymentReference: string }
   | { kind: 'declined'; code: string; message: string };
 
 export function outcomeOf(answer: PayOrderResponse): PaymentOutcome {
@@ -16,6 +18,7 @@ export function outcomeOf(answer: PayOrderResponse): PaymentOutcome {
     if (paymentDetail.redirectUrl) {
       return { kind: 'authenticate', redirectUrl: paymentDetail.redirectUrl, paymentReference: paymentDetail.paymentReference };
     }
+    return { kind: 'confirming', paymentReference: paymentDetail.paymentReference };
   }
   if (answer.status === 'success' && answer.statusCode === '00' && orderPayment.statusId === 5) {
     return {
