@@ -638,6 +638,8 @@ describe('ck-checkout', () => {
     await view('error');
     buttonByText(root(), 'Try again').click();
     await view('options');
+    // Its tracking call finishes inside the test, while the stub still answers.
+    await waitFor(() => stub.trackedEvents().includes('opened'));
     const [first, retried] = stub.requestsTo('/checkout/order/create').map((request) => request.headers.get('idempotency-key'));
     expect(first).to.match(/^[0-9a-f-]{36}$/);
     expect(retried).to.equal(first);
@@ -660,6 +662,7 @@ describe('ck-checkout', () => {
     stub.answer('/checkout/order/pay', { body: transferAnswer(transferDetails({ bankAccount: '0987654321' })) });
     buttonByText(root(), 'Get a new account number').click();
     await view('transfer');
+    await waitFor(() => stub.trackedEvents().filter((name) => name === 'transfer-shown').length === 2);
 
     const [first, retried, fresh] = stub.requestsTo('/checkout/order/pay').map((request) => request.headers.get('idempotency-key'));
     expect(first).to.match(/^[0-9a-f-]{36}$/);
