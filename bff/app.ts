@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import auth from './plugins/auth.ts';
 import cors from './plugins/cors.ts';
 import decrypt from './plugins/decrypt.ts';
+import idempotency from './plugins/idempotency.ts';
 import envelope, { clientErrorHandler, sendError } from './plugins/envelope.ts';
 import services from './plugins/services.ts';
 import storage from './plugins/storage.ts';
@@ -51,6 +52,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(services, { config, clock, masterKey });
   await fastify.register(auth, { masterKey });
   await fastify.register(decrypt, { masterKey });
+  await fastify.register(idempotency, { masterKey });
   await fastify.register(cors);
   await fastify.register(helmet);
   await fastify.register(staticFiles, { distDir: config.widgetDir, cachePages: config.environment === 'production', templates });

@@ -20,7 +20,7 @@ export default fp(
       origin: true,
       methods: ['GET', 'POST'],
       allowedHeaders: ['api-key', 'content-type', 'idempotency-key'],
-      exposedHeaders: ['x-request-id', 'retry-after'],
+      exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed'],
       credentials: false,
       maxAge: 600,
     });

@@ -28,6 +28,9 @@ declare module 'fastify' {
   }
 }
 
+/** Each request's decrypted JSON, so a payload read twice (idempotency check, then handler) costs one decryption. */
+const decryptedBodies = new WeakMap<FastifyRequest, Promise<Record<string, unknown> | undefined>>();
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function parseJsonObject(bytes: Uint8Array): Record<string, unknown> | undefined {
@@ -48,17 +51,26 @@ export default fp<{ masterKey: Buffer }>(
     app.decorate('rsaPool', pool);
     app.addHook('onClose', async () => pool.close());
 
-    app.decorateRequest('decryptPayload', async function decryptPayload<T>(this: FastifyRequest, schema: z.ZodType<T>): Promise<T> {
-      const caller = callerOf(this);
-      const data = (this.body as { data?: unknown } | null | undefined)?.data;
+    async function decryptJson(request: FastifyRequest): Promise<Record<string, unknown> | undefined> {
+      const data = (request.body as { data?: unknown } | null | undefined)?.data;
       let plaintext: Uint8Array | undefined;
       try {
-        plaintext = typeof data === 'string' ? await decryptor.decrypt(caller, data) : undefined;
+        plaintext = typeof data === 'string' ? await decryptor.decrypt(callerOf(request), data) : undefined;
       } catch (error) {
         if (error instanceof RsaPoolSaturatedError) throw rateLimited(1);
         throw error;
       }
-      const json = plaintext && parseJsonObject(plaintext);
+      return plaintext && parseJsonObject(plaintext);
+    }
+
+    app.decorateRequest('decryptPayload', async function decryptPayload<T>(this: FastifyRequest, schema: z.ZodType<T>): Promise<T> {
+      // Decrypted once per request: the idempotency check reads the payload before the handler does.
+      let decrypted = decryptedBodies.get(this);
+      if (!decrypted) {
+        decrypted = decryptJson(this);
+        decryptedBodies.set(this, decrypted);
+      }
+      const json = await decrypted;
       if (!json) throw invalid(UNREADABLE_DATA_MESSAGE);
       const result = schema.safeParse(bindKeys(json, schema), { reportInput: true });
       if (!result.success) throw new RequestValidationError(describeIssue(result.error.issues[0]!));

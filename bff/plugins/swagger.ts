@@ -22,6 +22,23 @@ const WITH_BODY = {
   415: error('The Content-Type is not one this route reads (application/json for the API) (VAL400).'),
 };
 const ENCRYPTED = { 429: error('Too many requests: decryption capacity is full (RATE429, Retry-After: 1).') };
+/** Routes that take an Idempotency-Key (route config `idempotent`): the header, and the two answers it adds. */
+const IDEMPOTENT = {
+  409: error(
+    'The request conflicts with the resource state (CON409), or a request with this Idempotency-Key is still running (CON409, Retry-After: 1).',
+  ),
+  422: error('This Idempotency-Key was already used for another request (another operation or body) in the last 24 hours (IDEM422).'),
+};
+const IDEMPOTENCY_KEY_HEADER = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[\\x20-\\x7E]+$',
+  description:
+    'Optional, 1 to 255 printable ASCII characters, unique per operation (a UUID). The same key with the same request ' +
+    'within 24 hours (per merchant and mode) answers the first response again (status and body, 5xx included), ' +
+    'with the header `Idempotent-Replayed: true`; with another request IDEM422; while the first still runs CON409.',
+};
 
 /** Routes that answer HTML or redirects, which the zod response schemas cannot describe. */
 const PAGE_RESPONSES: Record<string, Record<string, unknown>> = {
@@ -66,9 +83,17 @@ function documentResponses(input: TransformInput): Transformed {
   const method = String(Array.isArray(input.route.method) ? input.route.method[0] : input.route.method);
   const body = schema.body as { $ref?: string } | undefined;
   const encrypted = body?.$ref?.endsWith('/EncryptedBodyInput') ?? false;
+  const idempotent = Boolean(input.route.config?.idempotent);
+  if (idempotent) {
+    const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties: Record<string, unknown> };
+    headers.properties['Idempotency-Key'] = IDEMPOTENCY_KEY_HEADER;
+    schema.headers = headers;
+  }
   schema.response = {
     ...PAGE_RESPONSES[`${method} ${input.route.url}`],
     ...(schema.response as Record<string, unknown> | undefined),
+    // After the route's own: its 409 gains the idempotency meaning in the description, with the same envelope.
+    ...(idempotent ? IDEMPOTENT : {}),
     ...EVERY_ROUTE,
     // Fastify reads the body of any POST, so even a route without a body schema can meet 413 and 415.
     ...(body || method === 'POST' ? WITH_BODY : {}),

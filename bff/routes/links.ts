@@ -7,7 +7,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/checkout/links/create',
     {
-      config: { auth: 'secret' },
+      config: { auth: 'secret', idempotent: true },
       schema: {
         summary: 'Create a payment link',
         description: 'Creates a hosted payment link. Field names bind case-insensitively. Secret key only.',

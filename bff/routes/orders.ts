@@ -18,7 +18,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/checkout/order/create',
     {
-      config: { auth: 'any' },
+      config: { auth: 'any', idempotent: { plain: createOrderPlainSchema } },
       schema: {
         summary: 'Create order',
         description: `${encrypted(createOrderPlainSchema)}\n\nIdempotent on the reference: the same reference with the same details returns the existing order in its current state; other details under a used reference are CON409.`,
@@ -66,7 +66,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/checkout/order/event/track',
     {
-      config: { auth: 'any' },
+      config: { auth: 'any', idempotent: { plain: trackEventPlainSchema } },
       schema: {
         summary: 'Track order event (encrypted only)',
         description: encrypted(trackEventPlainSchema),

@@ -12,7 +12,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/checkout/order/pay',
     {
-      config: { auth: 'any' },
+      config: { auth: 'any', idempotent: { plain: payOrderPlainSchema } },
       schema: {
         summary: 'Initiate order payment',
         description:

@@ -10,7 +10,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/checkout/sandbox/transfers',
     {
-      config: { auth: 'secret' },
+      config: { auth: 'secret', idempotent: true },
       schema: {
         summary: "Simulate the customer's bank transfer (test mode only)",
         description: 'Money arrives on a temporary account: exact completes the payment, short leaves the rest due, excess completes it and records the excess.',

@@ -44,6 +44,22 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/checkout/order/verify']!.post!.responses['500']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
   });
 
+  it('documents the Idempotency-Key header, IDEM422 and the running CON409 on every route that changes something, and on no read', () => {
+    type Parameter = { in: string; name: string; required: boolean; schema: Record<string, unknown> };
+    const operation = (path: string) => document.paths[path]!.post! as Operation & { parameters?: Parameter[] };
+    for (const path of ['/checkout/order/create', '/checkout/order/pay', '/checkout/order/event/track', '/checkout/links/create', '/checkout/sandbox/transfers']) {
+      const header = operation(path).parameters?.find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+      expect(header, path).toMatchObject({ required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
+      expect(Object.keys(operation(path).responses), path).toEqual(expect.arrayContaining(['409', '422']));
+      expect(operation(path).responses['422']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+      expect((operation(path).responses['409'] as { description: string }).description, path).toContain('Idempotency-Key is still running');
+    }
+    for (const path of ['/checkout/order/status', '/checkout/order/fee', '/checkout/order/verify']) {
+      expect(operation(path).parameters ?? [], path).not.toContainEqual(expect.objectContaining({ name: 'Idempotency-Key' }));
+      expect(Object.keys(operation(path).responses), path).not.toContain('422');
+    }
+  });
+
   it('documents the answers of the 3-D Secure form post: redirects (wrong codes included) and the not-found page', () => {
     const responses = document.paths['/checkout/3ds/{paymentReference}']!.post!.responses;
     expect(Object.keys(responses)).toEqual(expect.arrayContaining(['303', '404']));

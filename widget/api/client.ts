@@ -5,6 +5,7 @@ import type { FeePlain } from '../../shared/fees.ts';
 import type { CreateOrderPlain } from '../../shared/orders.ts';
 import type { PayOrderPlain } from '../../shared/payments.ts';
 import { chooseKey, encryptPayload, loadJose } from './encrypt.ts';
+import { beginAction, type PendingAction } from './idempotency.ts';
 import {
   createOrderResponse,
   errorEnvelope,
@@ -47,6 +48,19 @@ export function useFrameSession(token: string | undefined): void {
   frameSession = token || undefined;
 }
 
+interface PostOptions {
+  signal?: AbortSignal | undefined;
+  keepalive?: boolean;
+  /** The call changes something: it carries an Idempotency-Key, kept while the action is unsettled. */
+  idempotent?: boolean;
+}
+
+interface RequestOptions {
+  signal?: AbortSignal | undefined;
+  keepalive?: boolean;
+  action?: PendingAction | undefined;
+}
+
 export interface ApiOptions {
   apiKey: string;
   /** Origin (and optional path prefix) of the checkout API; the page's own origin when empty. */
@@ -55,8 +69,9 @@ export interface ApiOptions {
 
 /**
  * The checkout API as the widget speaks it: every order endpoint takes `{data: <JWE>}` and every answer is
- * parsed at the boundary before the components see it. Card data passes through `pay` and nowhere else, and
- * nothing here logs.
+ * parsed at the boundary before the components see it. Calls that change something (create, pay, track) carry an
+ * `Idempotency-Key`, the same one when a call is sent again before an answer settled it (`idempotency.ts`).
+ * Card data passes through `pay` and nowhere else, and nothing here logs.
  */
 export class CheckoutApi {
   #keyPromise: Promise<PublicEncryptionKey> | undefined;
@@ -69,26 +84,26 @@ export class CheckoutApi {
   }
 
   createOrder(plain: CreateOrderPlain, signal?: AbortSignal): Promise<CreateOrderData> {
-    return this.#postEncrypted('/checkout/order/create', plain, createOrderResponse, signal).then((answer) => answer.data);
+    return this.#postEncrypted('/checkout/order/create', plain, createOrderResponse, { signal, idempotent: true }).then((answer) => answer.data);
   }
 
   quoteFee(plain: Omit<FeePlain, 'paymentoption'> & { paymentoption: string }, signal?: AbortSignal): Promise<FeeQuote> {
-    return this.#postEncrypted('/checkout/order/fee', plain, feeResponse, signal).then((answer) => answer.data);
+    return this.#postEncrypted('/checkout/order/fee', plain, feeResponse, { signal }).then((answer) => answer.data);
   }
 
   /** Declines come back as values (`status: failed` with the payment in `data`), not as errors. */
   pay(plain: PayOrderPlain, signal?: AbortSignal): Promise<PayOrderResponse> {
-    return this.#postEncrypted('/checkout/order/pay', plain, payOrderResponse, signal);
+    return this.#postEncrypted('/checkout/order/pay', plain, payOrderResponse, { signal, idempotent: true });
   }
 
   orderStatus(reference: string, signal?: AbortSignal): Promise<OrderStatusResponse> {
-    return this.#postEncrypted('/checkout/order/status', { reference }, orderStatusResponse, signal);
+    return this.#postEncrypted('/checkout/order/status', { reference }, orderStatusResponse, { signal });
   }
 
   /** Best effort: the timeline is for the merchant's support staff, never a reason to stop a payment. */
   async track(eventname: WidgetEventName, orderreference: string, extra: Record<string, string> = {}): Promise<boolean> {
     try {
-      await this.#postEncrypted('/checkout/order/event/track', { ...extra, eventname, orderreference }, trackEventResponse, undefined, true);
+      await this.#postEncrypted('/checkout/order/event/track', { ...extra, eventname, orderreference }, trackEventResponse, { keepalive: true, idempotent: true });
       return true;
     } catch {
       return false;
@@ -102,7 +117,7 @@ export class CheckoutApi {
 
   #encryptionKey(signal?: AbortSignal): Promise<PublicEncryptionKey> {
     void loadJose().catch(() => undefined);
-    this.#keyPromise ??= this.#request('GET', '/checkout/keys', undefined, keysResponse, signal).then((answer) => {
+    this.#keyPromise ??= this.#request('GET', '/checkout/keys', undefined, keysResponse, { signal }).then((answer) => {
       const key = chooseKey(answer.data.keys);
       if (!key) throw new ApiError('NO_KEY', 'The merchant publishes no key this checkout can encrypt with.');
       return key;
@@ -113,26 +128,21 @@ export class CheckoutApi {
   }
 
   /** `keepalive` lets a tracking call finish while the page navigates to the 3-D Secure page. */
-  async #postEncrypted<T>(path: string, plain: unknown, schema: ZodMiniType<T>, signal?: AbortSignal, keepalive = false): Promise<T> {
-    const key = await this.#encryptionKey(signal);
-    const data = await encryptPayload(plain, key);
-    return this.#request('POST', path, JSON.stringify({ data }), schema, signal, keepalive);
+  async #postEncrypted<T>(path: string, plain: unknown, schema: ZodMiniType<T>, options: PostOptions): Promise<T> {
+    const key = await this.#encryptionKey(options.signal);
+    const [data, action] = await Promise.all([
+      encryptPayload(plain, key),
+      options.idempotent ? beginAction(this.options.baseUrl, this.options.apiKey, path, plain) : undefined,
+    ]);
+    return this.#request('POST', path, JSON.stringify({ data }), schema, { ...options, action });
   }
 
-  async #request<T>(
-    method: 'GET' | 'POST',
-    path: string,
-    body: string | undefined,
-    schema: ZodMiniType<T>,
-    signal?: AbortSignal,
-    keepalive = false,
-  ): Promise<T> {
+  async #request<T>(method: 'GET' | 'POST', path: string, body: string | undefined, schema: ZodMiniType<T>, options: RequestOptions): Promise<T> {
+    const { signal, keepalive = false, action } = options;
     const headers: Record<string, string> = { accept: 'application/json', 'api-key': this.options.apiKey };
     if (frameSession) headers['checkout-session'] = frameSession;
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['idempotency-key'] = crypto.randomUUID();
-    }
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (action) headers['idempotency-key'] = action.key;
     let response: Response;
     try {
       response = await fetch(this.#url(path), { method, headers, body, signal, keepalive, credentials: 'omit', cache: 'no-store' });
@@ -147,6 +157,8 @@ export class CheckoutApi {
       if (signal?.aborted) throw signal.reason;
       throw new ApiError(response.status >= 500 ? 'ERR500' : 'UNREADABLE', `The answer to ${path} was not JSON.`);
     }
+    // The server's answer settles the action, unless it says to retry (nothing was run or stored: the same key).
+    if (!response.headers.has('retry-after')) action?.settle();
     const failure = errorEnvelope.safeParse(json);
     if (failure.success) throw new ApiError(failure.data.statusCode, failure.data.message, failure.data.requestId);
     const parsed = schema.safeParse(json);

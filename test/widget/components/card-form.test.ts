@@ -374,6 +374,68 @@ describe('ck-card-form', () => {
     await expectAccessible(form);
   });
 
+  describe('Idempotency-Key', () => {
+    const payKeys = () => stub.requestsTo('/checkout/order/pay').map((request) => request.headers.get('idempotency-key'));
+
+    async function submitAndWaitForAnswer(): Promise<void> {
+      const before = stub.requestsTo('/checkout/order/pay').length;
+      await press('Enter');
+      await waitFor(() => stub.requestsTo('/checkout/order/pay').length === before + 1 && !form.matches(':state(pending)'));
+    }
+
+    it('pays again after a lost answer with the key of the first try, and makes the next payment with a new key', async () => {
+      await mount();
+      stub.answer('/checkout/order/pay', { networkError: true });
+      stub.answer('/checkout/order/pay', { body: declinedAnswer('51', 'Insufficient funds') });
+      stub.answer('/checkout/order/pay', { body: paidAnswer() });
+      await fillValidCard();
+      await submitAndWaitForAnswer();
+      expect(deepQuery(form.shadowRoot!, '[role=alert]')!.textContent).to.include('Check your internet connection');
+      // Pressing Pay again after a lost answer is the same payment: if the first went through, the server answers it.
+      await submitAndWaitForAnswer();
+      // The decline settled that payment; the security code is typed again for a new one.
+      await typeInto(field('Security code'), '123');
+      await submitAndWaitForAnswer();
+
+      const [first, retried, next] = payKeys();
+      expect(first).to.match(/^[0-9a-f-]{36}$/);
+      expect(retried).to.equal(first);
+      expect(next).to.match(/^[0-9a-f-]{36}$/);
+      expect(next).not.to.equal(first);
+    });
+
+    it('makes a payment with other card details after a lost answer with a new key', async () => {
+      await mount();
+      stub.answer('/checkout/order/pay', { networkError: true });
+      stub.answer('/checkout/order/pay', { body: paidAnswer() });
+      await fillValidCard();
+      await submitAndWaitForAnswer();
+      const number = field('Card number');
+      number.select();
+      await press('Backspace');
+      await typeInto(number, '5555555555554444');
+      await submitAndWaitForAnswer();
+      const [first, changed] = payKeys();
+      expect(changed).not.to.equal(first);
+    });
+
+    it('keeps the key while the server says the first try is still running, and takes a new one after a stored error', async () => {
+      await mount();
+      const running = { status: 'failed', statusCode: 'CON409', message: 'A request with this Idempotency-Key is still being processed. Retry shortly to get its answer.' };
+      stub.answer('/checkout/order/pay', { status: 409, body: running, headers: { 'retry-after': '1' } });
+      stub.fail('/checkout/order/pay', 'ERR500', 'An unexpected error occurred. Quote request id r-1 to support.', 'r-1');
+      stub.answer('/checkout/order/pay', { body: paidAnswer() });
+      await fillValidCard();
+      await submitAndWaitForAnswer();
+      await submitAndWaitForAnswer();
+      await submitAndWaitForAnswer();
+      const [first, whileRunning, afterError] = payKeys();
+      expect(whileRunning).to.equal(first);
+      // The server stored its 500 under the key: trying again with it would only replay that answer.
+      expect(afterError).not.to.equal(first);
+    });
+  });
+
   it('can be filled in and submitted with the keyboard alone, in a logical tab order', async () => {
     await mount();
     stub.answer('/checkout/order/pay', { body: paidAnswer() });

@@ -631,6 +631,50 @@ describe('ck-checkout', () => {
     await view('options');
   });
 
+  it('creates the order again after a lost answer with the key of the first try', async () => {
+    stub.answer('/checkout/order/create', { networkError: true });
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount();
+    await view('error');
+    buttonByText(root(), 'Try again').click();
+    await view('options');
+    // Its tracking call finishes inside the test, while the stub still answers.
+    await waitFor(() => stub.trackedEvents().includes('opened'));
+    const [first, retried] = stub.requestsTo('/checkout/order/create').map((request) => request.headers.get('idempotency-key'));
+    expect(first).to.match(/^[0-9a-f-]{36}$/);
+    expect(retried).to.equal(first);
+  });
+
+  it('asks for a transfer account again after a lost answer with the same key, and for a new account with a new key; reads carry none', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { networkError: true });
+    stub.answer('/checkout/order/pay', { body: transferAnswer(transferDetails({ expiresAt: formatTimestamp(new Date(Date.now() + 1500)) })) });
+    stub.answerAlways('/checkout/order/status', {
+      body: transferStatus({ payment_status: 4, payment_response_code: '04', payment_response_message: 'Account number has expired' }),
+    });
+    await mount();
+    await choose('Bank transfer');
+    buttonByText(root(), 'Get account details').click();
+    await waitFor(() => root().querySelector('[role=alert]'));
+    buttonByText(root(), 'Get account details').click();
+    await view('transfer');
+    await view('expired');
+    stub.answer('/checkout/order/pay', { body: transferAnswer(transferDetails({ bankAccount: '0987654321' })) });
+    buttonByText(root(), 'Get a new account number').click();
+    await view('transfer');
+    await waitFor(() => stub.trackedEvents().filter((name) => name === 'transfer-shown').length === 2);
+
+    const [first, retried, fresh] = stub.requestsTo('/checkout/order/pay').map((request) => request.headers.get('idempotency-key'));
+    expect(first).to.match(/^[0-9a-f-]{36}$/);
+    expect(retried).to.equal(first);
+    expect(fresh).to.match(/^[0-9a-f-]{36}$/);
+    expect(fresh).not.to.equal(first);
+    for (const path of ['/checkout/order/fee', '/checkout/order/status']) {
+      expect(stub.requestsTo(path).length, path).to.be.greaterThan(0);
+      expect(stub.requestsTo(path).every((request) => !request.headers.has('idempotency-key')), path).to.equal(true);
+    }
+  });
+
   /** The host page's next order on the same checkout, as the demo's "Start a new order" sets it. */
   const NEXT = 'ORD-1002';
   const nextOrder = () =>

@@ -16,7 +16,7 @@ import { describeIssue } from '../../../shared/validation.ts';
  * wrongly fails the test), checks the plain JSON with the backend's own request schemas (a refused payload gets
  * the backend's VAL400 answer and is listed in `rejected`), and answers with whatever the test queued.
  */
-type Answer = { status?: number; body: unknown } | { networkError: true } | { hang: true };
+type Answer = { status?: number; body: unknown; headers?: Record<string, string> } | { networkError: true } | { hang: true };
 type Responder = (plain: unknown) => Answer | Promise<Answer>;
 
 const PLAIN_SCHEMAS: Record<string, z.ZodType> = {
@@ -142,8 +142,8 @@ export class ApiStub {
   }
 }
 
-function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...headers, 'content-type': 'application/json' } });
 }
 
 function respond(answer: Answer, signal?: AbortSignal | null): Promise<Response> {
@@ -151,5 +151,5 @@ function respond(answer: Answer, signal?: AbortSignal | null): Promise<Response>
   if ('hang' in answer) {
     return new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
   }
-  return Promise.resolve(json(answer.status ?? 200, answer.body));
+  return Promise.resolve(json(answer.status ?? 200, answer.body, answer.headers));
 }

@@ -1,0 +1,110 @@
+import type { Mode } from '../domain/merchant.ts';
+import type { Queryable } from '../storage/storage.ts';
+
+/** Whose key it is: keys are scoped per merchant and mode. */
+export type IdempotencyScope = { merchantId: number; mode: Mode };
+
+export type IdempotencyRecord = {
+  fingerprint: Buffer;
+  claimToken: string;
+  leaseUntil: Date;
+  /** The stored answer; null while the request holding the claim is still running. */
+  response: { status: number; body: string } | null;
+  createdAt: Date;
+};
+
+/** A claim: who holds the key (`claimToken`), on which request, until when. */
+export type IdempotencyClaim = { fingerprint: Buffer; claimToken: string; leaseUntil: Date; createdAt: Date };
+
+type KeyRow = {
+  fingerprint: Uint8Array;
+  claim_token: string;
+  lease_until: Date;
+  response_status: number | null;
+  response_body: string | null;
+  created_at: Date;
+};
+
+const toRecord = (row: KeyRow): IdempotencyRecord => ({
+  fingerprint: Buffer.from(row.fingerprint),
+  claimToken: row.claim_token,
+  leaseUntil: row.lease_until,
+  response: row.response_status !== null && row.response_body !== null ? { status: row.response_status, body: row.response_body } : null,
+  createdAt: row.created_at,
+});
+
+/** Claims a key nobody holds. One statement: of any number of concurrent claims exactly one gets true. */
+export async function insertIdempotencyKey(db: Queryable, scope: IdempotencyScope, key: string, claim: IdempotencyClaim): Promise<boolean> {
+  const rows = await db.query(
+    `INSERT INTO idempotency_keys (merchant_id, mode, key, fingerprint, claim_token, lease_until, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (merchant_id, mode, key) DO NOTHING
+     RETURNING claim_token`,
+    [scope.merchantId, scope.mode, key, claim.fingerprint, claim.claimToken, claim.leaseUntil, claim.createdAt],
+  );
+  return rows.length === 1;
+}
+
+export async function findIdempotencyKey(db: Queryable, scope: IdempotencyScope, key: string): Promise<IdempotencyRecord | undefined> {
+  const [row] = await db.query<KeyRow>(
+    `SELECT fingerprint, claim_token, lease_until, response_status, response_body, created_at
+     FROM idempotency_keys WHERE merchant_id = $1 AND mode = $2 AND key = $3`,
+    [scope.merchantId, scope.mode, key],
+  );
+  return row && toRecord(row);
+}
+
+/**
+ * Replaces the claim `expectedToken` holds with a new one, dropping any stored answer (compare-and-set: of
+ * concurrent takeovers of one claim exactly one gets true).
+ */
+export async function takeOverIdempotencyKey(
+  db: Queryable,
+  scope: IdempotencyScope,
+  key: string,
+  expectedToken: string,
+  claim: IdempotencyClaim,
+): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE idempotency_keys
+     SET fingerprint = $5, claim_token = $6, lease_until = $7, created_at = $8, response_status = NULL, response_body = NULL, completed_at = NULL
+     WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND claim_token = $4
+     RETURNING claim_token`,
+    [scope.merchantId, scope.mode, key, expectedToken, claim.fingerprint, claim.claimToken, claim.leaseUntil, claim.createdAt],
+  );
+  return rows.length === 1;
+}
+
+/** Stores the answer of the request holding `claimToken`; false when its claim was taken over meanwhile. */
+export async function completeIdempotencyKey(
+  db: Queryable,
+  scope: IdempotencyScope,
+  key: string,
+  claimToken: string,
+  response: { status: number; body: string; completedAt: Date },
+): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE idempotency_keys SET response_status = $5, response_body = $6, completed_at = $7
+     WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND claim_token = $4 AND response_status IS NULL
+     RETURNING claim_token`,
+    [scope.merchantId, scope.mode, key, claimToken, response.status, response.body, response.completedAt],
+  );
+  return rows.length === 1;
+}
+
+/** Gives up a running claim (its answer cannot be stored), so a retry runs at once. */
+export async function releaseIdempotencyKey(db: Queryable, scope: IdempotencyScope, key: string, claimToken: string): Promise<void> {
+  await db.query(
+    'DELETE FROM idempotency_keys WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND claim_token = $4 AND response_status IS NULL',
+    [scope.merchantId, scope.mode, key, claimToken],
+  );
+}
+
+/** Deletes keys first used before `before`; returns how many. */
+export async function purgeExpiredIdempotencyKeys(db: Queryable, before: Date): Promise<number> {
+  const [row] = await db.query<{ count: number }>(
+    'WITH purged AS (DELETE FROM idempotency_keys WHERE created_at < $1 RETURNING 1) SELECT count(*)::int AS count FROM purged',
+    [before],
+  );
+  return row?.count ?? 0;
+}
