@@ -8,7 +8,9 @@ export type Job =
   /** A 3-D Secure attempt the customer never finished. */
   | { kind: 'payment.expire-authentication'; payload: { paymentId: number } }
   /** An attempt still processing: the processor's record decides (a crash, a timeout, a lost answer). */
-  | { kind: 'payment.requery'; payload: { paymentId: number } };
+  | { kind: 'payment.requery'; payload: { paymentId: number } }
+  /** Hourly: idempotency keys past their 24-hour window are deleted. */
+  | { kind: 'maintenance.purge-idempotency-keys'; payload: Record<string, never> };
 
 export type JobKind = Job['kind'];
 export type PayloadOf<K extends JobKind> = Extract<Job, { kind: K }>['payload'];
@@ -21,4 +23,4 @@ export const done: JobResult = { outcome: 'done' };
 export type JobHandlers = { [K in JobKind]: (payload: PayloadOf<K>) => Promise<JobResult> };
 
 /** The key that makes a job unique while pending (one expiry per attempt, one fan-out per event). */
-export const jobKey = (job: Job): string => `${job.kind}:${Object.values(job.payload).join(':')}`;
+export const jobKey = (job: Job): string => [job.kind, ...Object.values(job.payload)].join(':');

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { enqueue } from '../jobs/queue.ts';
 import { JobRunner, DEFAULT_RUNNER_OPTIONS } from '../jobs/runner.ts';
 
 declare module 'fastify' {
@@ -33,6 +34,9 @@ export default fp<{ pollMs: number; leaseMs: number }>(
         });
     };
     app.addHook('onReady', async () => {
+      // The periodic jobs exist once whatever the number of processes (their key is unique while pending).
+      const now = app.clock.now();
+      await enqueue(app.storage, { kind: 'maintenance.purge-idempotency-keys', payload: {} }, now, now);
       // Catch up at start on whatever fell due while no process ran, then keep polling.
       await runner.runDue().catch((error: unknown) => app.log.error({ err: error }, 'running due jobs failed'));
       if (pollMs > 0) {

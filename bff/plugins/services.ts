@@ -3,6 +3,8 @@ import { hkdfSync } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { JobHandlers } from '../jobs/kinds.ts';
 import { ProcessorRegistry } from '../processor/registry.ts';
+import { purgeExpiredIdempotencyKeys } from '../repositories/idempotency.ts';
+import { IDEMPOTENCY_WINDOW_MS } from '../services/idempotency.ts';
 import { SandboxProcessor } from '../processor/sandbox/processor.ts';
 import type { Clock } from '../services/clock.ts';
 import { PaymentDeadlines } from '../services/deadlines.ts';
@@ -51,7 +53,13 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     app.decorate('orders', new OrderService(app.storage, links, clock));
     app.decorate('outbox', outbox);
     app.decorate('sandbox', sandbox);
-    app.decorate('jobHandlers', { ...deadlines.handlers() });
+    app.decorate('jobHandlers', {
+      ...deadlines.handlers(),
+      'maintenance.purge-idempotency-keys': async () => {
+        await purgeExpiredIdempotencyKeys(app.storage, new Date(clock.now().getTime() - IDEMPOTENCY_WINDOW_MS));
+        return { outcome: 'again', at: new Date(clock.now().getTime() + 3_600_000) };
+      },
+    });
   },
   { name: 'services', dependencies: ['storage'] },
 );

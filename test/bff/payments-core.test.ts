@@ -79,6 +79,18 @@ describe.each(drivers)('the payments core on %s', (driver) => {
     expect(await domainEvents(test.app, reference)).toEqual([]);
   });
 
+  it('purges idempotency keys past their 24-hour window from the hourly maintenance job', async () => {
+    const reference = await client.newOrder();
+    const payload = { data: await client.encrypt({ eventname: 'opened', orderreference: reference }) };
+    const headers = { 'api-key': client.keys.publishableKey, 'idempotency-key': `purge-${reference}` };
+    expect((await test.app.inject({ method: 'POST', url: '/checkout/order/event/track', headers, payload })).statusCode).toBe(200);
+    const count = async () => (await test.app.storage.query<{ count: number }>(`SELECT count(*)::int AS count FROM idempotency_keys WHERE key = $1`, [headers['idempotency-key']]))[0]!.count;
+    expect(await count()).toBe(1);
+    clock.advance(25 * 60 * MINUTE);
+    await test.app.jobs.runDue();
+    expect(await count()).toBe(0);
+  });
+
   it('charges a saved card for the merchant without a CVV or 3-D Secure, and declines a token it never issued', async () => {
     const reference = await client.newOrder();
     expect((await client.payByCard(reference, '5555555555554444', { save: true })).json()).toMatchObject({ statusCode: '00' });
