@@ -73,10 +73,11 @@ export default fp<{ masterKey: Buffer }>(
       const held = heldClaims.get(request);
       if (!held) return payload;
       heldClaims.delete(request);
+      // API answers are JSON text by the time they are sent.
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
       try {
-        if (body === undefined) await service.release(held.scope, held.key, held.token);
-        else await service.complete(held.scope, held.key, held.token, { status: reply.statusCode, body });
+        if (body === undefined) throw new Error('the answer is not text');
+        await service.complete(held.scope, held.key, held.token, { status: reply.statusCode, body });
       } catch (error) {
         // The answer still goes out; the key stays claimed until its lease ends, and then a retry runs again.
         request.log.error({ err: error }, 'the answer to an idempotent request could not be stored');

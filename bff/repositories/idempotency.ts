@@ -92,14 +92,6 @@ export async function completeIdempotencyKey(
   return rows.length === 1;
 }
 
-/** Gives up a running claim (its answer cannot be stored), so a retry runs at once. */
-export async function releaseIdempotencyKey(db: Queryable, scope: IdempotencyScope, key: string, claimToken: string): Promise<void> {
-  await db.query(
-    'DELETE FROM idempotency_keys WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND claim_token = $4 AND response_status IS NULL',
-    [scope.merchantId, scope.mode, key, claimToken],
-  );
-}
-
 /** Deletes keys first used before `before`; returns how many. */
 export async function purgeExpiredIdempotencyKeys(db: Queryable, before: Date): Promise<number> {
   const [row] = await db.query<{ count: number }>(

@@ -4,7 +4,6 @@ import {
   completeIdempotencyKey,
   findIdempotencyKey,
   insertIdempotencyKey,
-  releaseIdempotencyKey,
   takeOverIdempotencyKey,
   type IdempotencyClaim,
   type IdempotencyScope,
@@ -109,10 +108,5 @@ export class IdempotencyService {
   /** Stores the answer of the claim `token` holds (ignored when the claim was taken over meanwhile). */
   async complete(scope: IdempotencyScope, key: string, token: string, response: { status: number; body: string }): Promise<void> {
     await completeIdempotencyKey(this.storage, scope, key, token, { ...response, completedAt: this.clock.now() });
-  }
-
-  /** Frees a claim whose answer cannot be stored, so the next request with the key runs. */
-  async release(scope: IdempotencyScope, key: string, token: string): Promise<void> {
-    await releaseIdempotencyKey(this.storage, scope, key, token);
   }
 }

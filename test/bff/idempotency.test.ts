@@ -289,6 +289,23 @@ describe.each(drivers)('Idempotency-Key lifetime on the app clock on %s', (drive
     expectReplayOf(await createLink(app, keys, key), takenOver);
   });
 
+  it('an answer that cannot be stored still reaches the client; the key then runs again once its lease has passed', async () => {
+    const key = newKey();
+    await app.storage.query('ALTER TABLE idempotency_keys ADD CONSTRAINT refuse_answers CHECK (response_status IS NULL) NOT VALID');
+    let first: LightMyRequestResponse;
+    try {
+      first = await createLink(app, keys, key);
+    } finally {
+      await app.storage.query('ALTER TABLE idempotency_keys DROP CONSTRAINT refuse_answers');
+    }
+    expect(first.json().statusCode).toBe('00');
+    expect((await createLink(app, keys, key)).json().statusCode).toBe('CON409');
+    clock.advance(60_000);
+    const again = await createLink(app, keys, key);
+    expect(again.json().statusCode).toBe('00');
+    expect(linkReference(again)).not.toBe(linkReference(first));
+  });
+
   it('purgeExpiredIdempotencyKeys deletes the keys first used before the time it is given, and only those', async () => {
     const old = newKey();
     await createLink(app, keys, old, 'Old');
