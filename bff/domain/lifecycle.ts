@@ -183,6 +183,9 @@ export const MAX_AUTH_ATTEMPTS = 3;
 /** A 3-D Secure attempt the customer never finishes expires this long after it was initiated. */
 export const AUTHENTICATION_EXPIRY_MS = 15 * 60_000;
 
+/** When a 3-D Secure attempt started at `createdAt` expires. */
+export const authenticationDeadline = (payment: { createdAt: Date }): Date => new Date(payment.createdAt.getTime() + AUTHENTICATION_EXPIRY_MS);
+
 /**
  * An attempt still `processing` this long after it started is asked about again (a crash between the processor's
  * answer and its recording, or an answer that never came); the processor's record decides.

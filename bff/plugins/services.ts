@@ -50,7 +50,7 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     app.decorate('links', links);
     app.decorate('fees', new FeeService(app.storage));
     app.decorate('payments', new PaymentService(app.storage, registry, clock, settings, lifecycle));
-    app.decorate('orders', new OrderService(app.storage, links, clock));
+    app.decorate('orders', new OrderService(app.storage, clock));
     app.decorate('outbox', outbox);
     app.decorate('sandbox', sandbox);
     app.decorate('jobHandlers', {

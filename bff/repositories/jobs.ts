@@ -72,9 +72,3 @@ export async function buryJob(db: Queryable, id: number, worker: string, lastErr
     lastError,
   ]);
 }
-
-/** Pending jobs by kind (due or not), for health checks and tests. */
-export async function countPendingJobs(db: Queryable): Promise<Record<string, number>> {
-  const rows = await db.query<{ kind: string; count: number }>('SELECT kind, count(*)::int AS count FROM jobs WHERE dead_at IS NULL GROUP BY kind');
-  return Object.fromEntries(rows.map((row) => [row.kind, row.count]));
-}

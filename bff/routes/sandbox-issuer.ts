@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { authenticationPage, say } from '../pages/authentication.ts';
 import { localeFrom, type PageLocale } from '../pages/i18n.ts';
 import type { Order, Payment } from '../domain/order.ts';
-import { AUTHENTICATION_EXPIRY_MS, MAX_AUTH_ATTEMPTS } from '../domain/lifecycle.ts';
+import { authenticationDeadline, MAX_AUTH_ATTEMPTS } from '../domain/lifecycle.ts';
 import { framingSources } from '../security/origins.ts';
 import { acceptHtmlForms } from './html-forms.ts';
 
@@ -49,7 +49,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   /** The attempt's time is up, whether or not its expiry job has run yet. */
   const expired = (payment: Payment) =>
     payment.reason === 'authentication-expired' ||
-    (payment.stage === 'authentication' && payment.createdAt.getTime() + AUTHENTICATION_EXPIRY_MS <= app.clock.now().getTime());
+    (payment.stage === 'authentication' && authenticationDeadline(payment) <= app.clock.now());
 
   const pageHeaders = (reply: FastifyReply) =>
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');

@@ -1,5 +1,5 @@
 import { toMajorUnits } from '../../shared/money.ts';
-import { AUTHENTICATION_EXPIRY_MS, RESPONSE_MESSAGES } from '../domain/lifecycle.ts';
+import { AUTHENTICATION_EXPIRY_MS, authenticationDeadline, RESPONSE_MESSAGES } from '../domain/lifecycle.ts';
 import type { Order, Payment } from '../domain/order.ts';
 import { done, type JobHandlers, type JobResult } from '../jobs/kinds.ts';
 import { withDeadline, type ProcessorRegistry } from '../processor/registry.ts';
@@ -53,7 +53,7 @@ export class PaymentDeadlines {
   async expireAuthentication(paymentId: number): Promise<JobResult> {
     const found = await this.load(paymentId);
     if (!found || found.payment.stage !== 'authentication') return done;
-    const dueAt = new Date(found.payment.createdAt.getTime() + AUTHENTICATION_EXPIRY_MS);
+    const dueAt = authenticationDeadline(found.payment);
     if (dueAt > this.clock.now()) return { outcome: 'again', at: dueAt };
     const remarks = `Authentication expired: the customer did not authenticate within ${AUTHENTICATION_EXPIRY_MS / 60_000} minutes`;
     await this.lifecycle.moveNow(found.order, found.payment, { type: 'expired', reason: 'authentication-expired', remarks });

@@ -1,6 +1,6 @@
 import type { DomainEventType } from '../domain/events.ts';
 import {
-  AUTHENTICATION_EXPIRY_MS,
+  authenticationDeadline,
   PROCESSING_TIMEOUT_MS,
   planOrder,
   planPayment,
@@ -76,8 +76,7 @@ export class PaymentLifecycle {
     await orders.insertEvent(tx, order.id, consequence.timeline, 'system', detail, now);
 
     if (event.type === 'authentication-required') {
-      const expiresAt = new Date(payment.createdAt.getTime() + AUTHENTICATION_EXPIRY_MS);
-      await enqueue(tx, { kind: 'payment.expire-authentication', payload: { paymentId: payment.id } }, expiresAt, now);
+      await enqueue(tx, { kind: 'payment.expire-authentication', payload: { paymentId: payment.id } }, authenticationDeadline(payment), now);
     } else if (event.type === 'transfer-opened') {
       await enqueue(tx, { kind: 'payment.expire-transfer', payload: { paymentId: payment.id } }, event.expiresAt, now);
     } else if (event.type === 'approved') {

@@ -14,7 +14,6 @@ import * as orders from '../repositories/orders.ts';
 import * as payments from '../repositories/payments.ts';
 import type { Storage } from '../storage/storage.ts';
 import { amountInMinorUnits, merchantFeeRules } from './fees.ts';
-import type { LinkService } from './links.ts';
 import type { Clock } from './clock.ts';
 
 /** A created (or found again) order with what its answer shows: the link and the customer's saved cards. */
@@ -26,7 +25,6 @@ export type VerifiedOrder = { order: Order; payments: Payment[]; merchant: Merch
 export class OrderService {
   constructor(
     private readonly storage: Storage,
-    private readonly links: LinkService,
     private readonly clock: Clock,
   ) {}
 

@@ -57,51 +57,46 @@ describe.each(drivers)('card attempts interrupted while processing on %s', (driv
     }
   });
 
-  it("completes an interrupted attempt after a restart from the sandbox's own record, which a restart does not lose", async () => {
+  /**
+   * Interrupts a card payment in one app, lets `beforeRestart` change the world, restarts three minutes later and
+   * hands the second app to `check` with the order's reference.
+   */
+  async function interruptAndRestart(beforeRestart: (app: FastifyInstance) => Promise<void>, check: (client: CheckoutClient, app: FastifyInstance, reference: string) => Promise<void>) {
     const place = newPlace(driver);
     const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
     const first = await startApp(place, {}, clock);
     const client = new CheckoutClient(first, await createMerchant(first));
     const reference = await client.newOrder();
     expect((await payInterrupted(first, client, reference, '5555555555554444')).statusCode).toBe(500);
+    await beforeRestart(first);
     await first.close();
 
     clock.advance(3 * MINUTE);
     const second = await startApp(place, {}, clock);
     try {
-      const again = new CheckoutClient(second, client.keys);
+      await check(new CheckoutClient(second, client.keys), second, reference);
+    } finally {
+      await second.close();
+      await cleanPlace(place);
+    }
+  }
+
+  it("completes an interrupted attempt after a restart from the sandbox's own record, which a restart does not lose", async () => {
+    await interruptAndRestart(async () => undefined, async (again, second, reference) => {
       // The start-up run of the due jobs settled it before anyone asked.
       expect(await paymentRows(second, reference)).toEqual([{ status_id: 5, response_code: '00', stage: 'done' }]);
       expect((await again.status(reference)).json()).toMatchObject({ is_final_status: true, data: { payment_status: 5, payment_response_code: '00' } });
       expect((await again.payByCard(reference, '5555555555554444')).json()).toMatchObject({ status: 'failed', statusCode: 'CON409' });
-    } finally {
-      await second.close();
-      await cleanPlace(place);
-    }
+    });
   });
 
   it('fails an attempt the processor has no record of with 91 after a restart, and the customer pays again', async () => {
-    const place = newPlace(driver);
-    const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
-    const first = await startApp(place, {}, clock);
-    const client = new CheckoutClient(first, await createMerchant(first));
-    const reference = await client.newOrder();
-    expect((await payInterrupted(first, client, reference, '5555555555554444')).statusCode).toBe(500);
     // As if the charge never reached the acquirer.
-    await first.storage.query('DELETE FROM sandbox_charges');
-    await first.close();
-
-    clock.advance(3 * MINUTE);
-    const second = await startApp(place, {}, clock);
-    try {
-      const again = new CheckoutClient(second, client.keys);
+    await interruptAndRestart(async (first) => void (await first.storage.query('DELETE FROM sandbox_charges')), async (again, second, reference) => {
       expect(await paymentRows(second, reference)).toEqual([{ status_id: 4, response_code: '91', stage: 'done' }]);
       expect((await again.status(reference)).json()).toMatchObject({ is_final_status: true, requery_needed: true, data: { payment_status: 4, payment_response_code: '91' } });
       expect((await again.payByCard(reference, '5555555555554444')).json()).toMatchObject({ status: 'success', statusCode: '00' });
-    } finally {
-      await second.close();
-      await cleanPlace(place);
-    }
+    });
   });
 
   it('leaves an interrupted attempt to its re-query job: reading the order after the bound changes nothing, the job settles it', async () => {
