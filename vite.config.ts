@@ -160,6 +160,9 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rollupOptions: {
       input,
+      // Rolldown warns when a plugin is slow; on a loaded machine (a CI run, `npm start` beside other work) that is a
+      // multi-line warning about the machine, not the build, and it would reach the start-up output.
+      checks: { bundlerTimings: false },
       output: {
         // The demo merchant page is not part of the checkout: its files sit apart (dist/widget/demo/assets).
         entryFileNames: (chunk) => (chunk.name === 'demo' ? 'demo/assets/[name]-[hash].js' : 'assets/[name]-[hash].js'),

@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
 import { invalid } from './errors.ts';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
@@ -8,10 +9,12 @@ import auth from './plugins/auth.ts';
 import cors from './plugins/cors.ts';
 import decrypt from './plugins/decrypt.ts';
 import idempotency from './plugins/idempotency.ts';
+import rateLimits from './plugins/rate-limit.ts';
 import envelope, { clientErrorHandler, sendError } from './plugins/envelope.ts';
 import services from './plugins/services.ts';
 import storage from './plugins/storage.ts';
 import swagger from './plugins/swagger.ts';
+import bankRoutes from './routes/banks.ts';
 import frequencyRoutes from './routes/frequencies.ts';
 import healthRoutes from './routes/health.ts';
 import keyRoutes from './routes/keys.ts';
@@ -19,9 +22,11 @@ import linkRoutes from './routes/links.ts';
 import pageRoutes from './routes/pages.ts';
 import sandboxIssuerRoutes from './routes/sandbox-issuer.ts';
 import resultRoutes from './routes/result.ts';
+import customerRoutes from './routes/customers.ts';
 import orderRoutes from './routes/orders.ts';
 import paymentRoutes from './routes/payments.ts';
 import sandboxRoutes from './routes/sandbox.ts';
+import webhookRoutes from './routes/webhooks.ts';
 import jobs from './plugins/jobs.ts';
 import helmet from './plugins/helmet.ts';
 import staticFiles from './plugins/static.ts';
@@ -30,6 +35,7 @@ import { loadMasterKey } from './crypto/master-key.ts';
 import { systemClock, type Clock } from './services/clock.ts';
 import type { TemplateSource } from './pages/checkout-page.ts';
 import { validatorCompiler } from './validation.ts';
+import { routedUrl } from './routes/transactpay-paths.ts';
 import { serializeError, serializeRequest } from './log-serializers.ts';
 
 export type AppOptions = {
@@ -46,25 +52,31 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   fastify.setSerializerCompiler(serializerCompiler);
 
   await fastify.register(envelope);
+  await fastify.register(rateLimits, { limits: config.rateLimits });
   await fastify.register(storage, { config });
   // Read (or, in development, created) once: it seals private keys and derives the other server secrets.
   const masterKey = loadMasterKey(config);
   await fastify.register(services, { config, clock, masterKey });
-  await fastify.register(auth, { masterKey });
-  await fastify.register(decrypt, { masterKey });
-  await fastify.register(idempotency, { masterKey });
+  // Before auth: its hooks run in registration order, and a refused key (401, 403) must carry the CORS headers too,
+  // or the merchant's page reads a network failure instead of the envelope's code.
   await fastify.register(cors);
+  await fastify.register(auth);
+  await fastify.register(decrypt, { masterKey, legacyRsaQueuePerThread: config.legacyRsaQueuePerThread });
+  await fastify.register(idempotency, { masterKey });
   await fastify.register(helmet);
   await fastify.register(staticFiles, { distDir: config.widgetDir, cachePages: config.environment === 'production', templates });
   await fastify.register(swagger, { publicBaseUrl: config.publicBaseUrl });
 
   await fastify.register(healthRoutes);
   await fastify.register(frequencyRoutes);
+  await fastify.register(bankRoutes);
   await fastify.register(linkRoutes);
   await fastify.register(keyRoutes);
   await fastify.register(orderRoutes);
+  await fastify.register(customerRoutes);
   await fastify.register(paymentRoutes);
   await fastify.register(sandboxRoutes);
+  await fastify.register(webhookRoutes);
   await fastify.register(sandboxIssuerRoutes);
   await fastify.register(resultRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
@@ -72,9 +84,16 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(jobs, config.jobs);
 };
 
-/** Server options shared by the process entry and the tests: request ids, body limit, redacted logs. */
-export function serverOptions(config: Pick<Config, 'logLevel'>, logStream?: NodeJS.WritableStream): FastifyServerOptions {
+/** Server options shared by the process entry and the tests: request ids, body limit, redacted logs, timeouts. */
+export function serverOptions(config: Pick<Config, 'logLevel' | 'http' | 'trustProxyHops'>, logStream?: NodeJS.WritableStream): FastifyHttpOptions<Server> {
   return {
+    // A client that sends its headers or its body too slowly is cut off (408 envelope) within seconds, not minutes;
+    // Node checks the deadlines every `connectionsCheckingInterval`, so that is kept short too.
+    http: { headersTimeout: config.http.headersTimeoutMs, connectionsCheckingInterval: 500 },
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    // Behind proxies, the client's address (per-address rate limits) is the one they forward.
+    trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
     logger: {
       level: config.logLevel,
       ...(logStream ? { stream: logStream } : {}),
@@ -84,6 +103,8 @@ export function serverOptions(config: Pick<Config, 'logLevel'>, logStream?: Node
       serializers: { req: serializeRequest, err: serializeError as never, error: serializeError },
     },
     genReqId: () => randomUUID(),
+    // The TransactPay path family answers as its /checkout twins (protocol.md 4.11).
+    rewriteUrl: (request) => routedUrl(request.url ?? '/'),
     requestIdHeader: false,
     bodyLimit: 64 * 1024,
     // A `__proto__` or `constructor.prototype` key is dropped like any unknown key, rather than failing the parse.

@@ -47,7 +47,27 @@ const environmentSchema = z.object({
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   // A processor call without an answer by then is unknown: the attempt stays processing and is asked about again.
   PROCESSOR_TIMEOUT_SECONDS: z.coerce.number().min(1).max(120).default(30),
+  // A webhook request unanswered by then is a failed attempt (retried later).
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(30).default(10),
+  // Abuse limits (README, "Limits"): requests per window and client; a shared Redis store when REDIS_URL is set.
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' }).optional(),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(6000),
+  RATE_LIMIT_PER_LINK: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
+  // Proxies in front of the server whose X-Forwarded-For is believed (per-IP limits need the client's address).
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  // Legacy RSA payloads waiting for a worker thread, per thread, before more are refused with RATE429.
+  LEGACY_RSA_QUEUE_PER_THREAD: z.coerce.number().int().min(1).max(1000).default(16),
+  // Slow clients: headers must arrive within HEADERS_TIMEOUT, the whole request within REQUEST_TIMEOUT.
+  HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(120).default(10),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(600).default(30),
+  KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
 });
+
+/** Time a delivery job needs besides its HTTP request (reading the delivery, recording the attempt). */
+const WEBHOOK_LEASE_MARGIN_SECONDS = 5;
 
 export type Config = {
   environment: 'development' | 'production' | 'test';
@@ -64,14 +84,21 @@ export type Config = {
   transferExpiryMinutes: number;
   jobs: { pollMs: number; leaseMs: number };
   processorTimeoutMs: number;
+  /** A webhook request is abandoned after this long; always shorter than the job lease. */
+  webhookTimeoutMs: number;
   /** The built widget the backend serves (checkout page, assets, embed.js). */
   widgetDir: string;
+  /** Requests allowed per window: per client address, per api-key, per payment-link page (posts), failures per address. */
+  rateLimits: { windowMs: number; perIp: number; perKey: number; perLink: number; failuresPerIp: number; redisUrl: string | undefined };
+  trustProxyHops: number;
+  legacyRsaQueuePerThread: number;
+  http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
 };
 
 export class ConfigError extends Error {}
 
 /** Variables whose values may hold a secret (a key, a database password). */
-const SECRET_VARIABLES = new Set(['CHECKOUT_MASTER_KEY', 'DATABASE_URL']);
+const SECRET_VARIABLES = new Set(['CHECKOUT_MASTER_KEY', 'DATABASE_URL', 'REDIS_URL']);
 
 export function readConfig(env: Record<string, string | undefined>): Config {
   // Empty variables count as unset, the way shells and .env files usually mean them.
@@ -88,6 +115,15 @@ export function readConfig(env: Record<string, string | undefined>): Config {
   if (values.NODE_ENV === 'production' && !values.CHECKOUT_MASTER_KEY) {
     throw new ConfigError('Invalid configuration: CHECKOUT_MASTER_KEY is required when NODE_ENV=production.');
   }
+  // A delivery that outlived its lease could be sent again by another process while still in flight.
+  if (values.JOBS_LEASE_SECONDS < values.WEBHOOK_TIMEOUT_SECONDS + WEBHOOK_LEASE_MARGIN_SECONDS) {
+    throw new ConfigError(
+      `Invalid configuration: JOBS_LEASE_SECONDS (${values.JOBS_LEASE_SECONDS}) must be at least WEBHOOK_TIMEOUT_SECONDS + ${WEBHOOK_LEASE_MARGIN_SECONDS} (${values.WEBHOOK_TIMEOUT_SECONDS + WEBHOOK_LEASE_MARGIN_SECONDS}), so a webhook request ends before its job's lease.`,
+    );
+  }
+  if (values.HEADERS_TIMEOUT_SECONDS > values.REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_SECONDS must not be longer than REQUEST_TIMEOUT_SECONDS.');
+  }
   const publicBaseUrl = (values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
   return {
     environment: values.NODE_ENV,
@@ -102,6 +138,22 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     transferExpiryMinutes: values.TRANSFER_EXPIRY_MINUTES,
     jobs: { pollMs: values.JOBS_POLL_MS, leaseMs: values.JOBS_LEASE_SECONDS * 1000 },
     processorTimeoutMs: values.PROCESSOR_TIMEOUT_SECONDS * 1000,
+    webhookTimeoutMs: values.WEBHOOK_TIMEOUT_SECONDS * 1000,
     widgetDir: values.CHECKOUT_WIDGET_DIR ? path.resolve(values.CHECKOUT_WIDGET_DIR) : DEFAULT_WIDGET_DIR,
+    rateLimits: {
+      windowMs: values.RATE_LIMIT_WINDOW_SECONDS * 1000,
+      perIp: values.RATE_LIMIT_PER_IP,
+      perKey: values.RATE_LIMIT_PER_KEY,
+      perLink: values.RATE_LIMIT_PER_LINK,
+      failuresPerIp: values.RATE_LIMIT_FAILURES_PER_IP,
+      redisUrl: values.REDIS_URL,
+    },
+    trustProxyHops: values.TRUST_PROXY_HOPS,
+    legacyRsaQueuePerThread: values.LEGACY_RSA_QUEUE_PER_THREAD,
+    http: {
+      headersTimeoutMs: values.HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: values.REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeoutMs: values.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    },
   };
 }

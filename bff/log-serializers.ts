@@ -3,11 +3,12 @@ import type { FastifyRequest } from 'fastify';
 /**
  * What a log line may say about a request or an error. Logs are read by more people, and kept longer, than
  * the database: no query string (a client may put its key there), no capability in a path (link references,
- * frame session tokens), and no bind values or SQL from a storage error (they carry customer data).
+ * frame session tokens, 3-D Secure payment references), and no bind values or SQL from a storage error (they
+ * carry customer data).
  */
 
-/** Paths whose last segment is a capability: whoever holds it can open the page. */
-const CAPABILITY_PATHS = /^(\/l|\/checkout\/frame)\/[^/]+/;
+/** Paths whose next segment is a capability: whoever holds it can open the page (a link, a frame, a 3-D Secure payment). */
+const CAPABILITY_PATHS = /^(\/l|\/checkout\/frame|\/checkout\/3ds)\/[^/]+/;
 
 export function loggablePath(url: string): string {
   const path = url.split('?')[0]!.split('#')[0]!;

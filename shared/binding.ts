@@ -5,6 +5,10 @@ import { z } from 'zod';
  * `bindKeys` renames the keys of a parsed JSON value to the canonical keys of a zod object schema, matching
  * case-insensitively and through the aliases a field declares with `.meta({ 'x-aliases': [...] })`, recursively
  * through nested objects and arrays. Unknown keys are kept as they are, so the schema decides what to do with them.
+ *
+ * An optional member sent as `null` is bound as absent: Jackson (the Java SDK) and other serialisers write every
+ * unset member as `null`, and to the gateway that means "not given". A member whose schema accepts `null` itself
+ * keeps it, and a required member sent as `null` stays, so the schema reports it as missing.
  */
 export function aliased<T extends z.ZodType>(schema: T, ...aliases: string[]): T {
   return schema.meta({ 'x-aliases': aliases });
@@ -34,6 +38,18 @@ function core(schema: z.ZodType): z.ZodType {
 function aliasesOf(schema: z.ZodType): string[] {
   const meta = z.globalRegistry.get(schema) as { 'x-aliases'?: string[] } | undefined;
   return meta?.['x-aliases'] ?? [];
+}
+
+const nullAsAbsent = new WeakMap<z.ZodType, boolean>();
+
+/** True when the field is optional and does not give `null` a meaning of its own. */
+function dropsNull(field: z.ZodType): boolean {
+  let drops = nullAsAbsent.get(field);
+  if (drops === undefined) {
+    drops = field.safeParse(undefined).success && !field.safeParse(null).success;
+    nullAsAbsent.set(field, drops);
+  }
+  return drops;
 }
 
 const keyMaps = new WeakMap<z.ZodType, Map<string, string>>();
@@ -81,6 +97,7 @@ export function bindKeys(value: unknown, schema: z.ZodType): unknown {
     if (Object.hasOwn(bound, canonical) && canonical !== key) continue;
     // Own properties only: `constructor` or `toString` in a payload must not find Object.prototype's members.
     const field = Object.hasOwn(shape, canonical) ? shape[canonical] : undefined;
+    if (item === null && field && dropsNull(field)) continue;
     bound[canonical] = field ? bindKeys(item, field) : item;
   }
   return bound;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { aliased } from './binding.ts';
-import { hasControlCharacters, requiredText } from './fields.ts';
+import { hasControlCharacters, requiredFreeText, requiredText } from './fields.ts';
 
 /** protocol.md 4.7: the widget reports its own steps; any extra members are kept on the timeline entry. */
 export const WIDGET_EVENTS = [
@@ -15,7 +15,7 @@ export const WIDGET_EVENTS = [
 
 export const trackEventPlainSchema = z
   .object({
-    eventname: aliased(requiredText(64), 'eventName', 'event'),
+    eventname: aliased(requiredFreeText(64), 'eventName', 'event'),
     orderreference: aliased(requiredText(64), 'orderReference', 'reference'),
   })
   .catchall(z.unknown())

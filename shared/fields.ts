@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { currencyId } from './currencies.ts';
 import { isCurrencyCode } from './money.ts';
+import { redactCardData } from './redaction.ts';
 
 /** Field building blocks shared by every request schema. Reasons are phrased to follow `The X field ...`. */
 
@@ -23,6 +25,22 @@ export const requiredText = (max: number, { multiline = false }: TextOptions = {
 export const optionalText = (max: number, { multiline = false }: TextOptions = {}) =>
   z.preprocess(blankToUndefined, z.string().trim().max(max).regex(multiline ? NO_CONTROLS_BUT_LINES : NO_CONTROLS, CONTROLS_MESSAGE).optional());
 
+/**
+ * The members of an object schema, each optional with blank text meaning "not given": the body of a partial
+ * update, where an empty member keeps the current value rather than being reported as required.
+ */
+export function partialUpdate<T extends Record<string, z.ZodType>>(shape: T) {
+  const members = Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, z.preprocess(blankToUndefined, field.optional())]));
+  return z.object(members as unknown as { [K in keyof T]: z.ZodOptional<T[K]> });
+}
+
+/** Required free text that is stored (a name, a description): card data in it is masked before anything keeps it. */
+export const requiredFreeText = (max: number, options: TextOptions = {}) => requiredText(max, options).transform(redactCardData);
+
+/** Optional free text that is stored, masked the same way. */
+export const optionalFreeText = (max: number, options: TextOptions = {}) =>
+  optionalText(max, options).transform((text) => (text === undefined ? undefined : redactCardData(text)));
+
 export function blankToUndefined(value: unknown): unknown {
   return value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
 }
@@ -32,7 +50,8 @@ export const currencyCode = z
   .trim()
   .min(1)
   .transform((code) => code.toUpperCase())
-  .refine(isCurrencyCode, { message: 'must be an ISO 4217 currency code such as NGN or USD' });
+  // Only codes with an ISO 4217 number: answers carry the currency's numeric id as well as its code.
+  .refine((code) => isCurrencyCode(code) && currencyId(code) !== undefined, { message: 'must be an ISO 4217 currency code such as NGN or USD' });
 
 export const httpUrl = z
   .string()

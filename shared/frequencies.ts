@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CATALOGUE_RECORD, catalogueRecordShape } from './catalogue.ts';
 import { successEnvelope } from './envelope.ts';
 
 /** protocol.md 4.6: the eleven link frequencies, exactly and in this order. */
@@ -24,18 +25,10 @@ export const frequencySchema = z
     description: z.string(),
     isActive: z.boolean().nullable(),
     id: z.number().int(),
-    dateCreated: z.string(),
-    dateUpdated: z.string().nullable(),
-    dateDeleted: z.string().nullable(),
-    createdBy: z.string().nullable(),
-    updatedBy: z.string().nullable(),
-    deletedBy: z.string().nullable(),
+    ...catalogueRecordShape,
   })
   .meta({ id: 'Frequency' });
 export type Frequency = z.infer<typeof frequencySchema>;
-
-/** The catalogue is fixed, so its creation date is the date the catalogue was published. */
-const CATALOG_DATE = '2023-01-01T00:00:00.000';
 
 export const FREQUENCIES: readonly Frequency[] = CATALOG.map(([id, name, hours, days]) => ({
   hours,
@@ -44,12 +37,7 @@ export const FREQUENCIES: readonly Frequency[] = CATALOG.map(([id, name, hours, 
   description: name,
   isActive: true,
   id,
-  dateCreated: CATALOG_DATE,
-  dateUpdated: null,
-  dateDeleted: null,
-  createdBy: null,
-  updatedBy: null,
-  deletedBy: null,
+  ...CATALOGUE_RECORD,
 }));
 
 export function findFrequency(id: number): Frequency | undefined {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { successEnvelope } from './envelope.ts';
-import { blankToUndefined, currencyCode, httpUrl, optionalText, positiveAmount, requiredText, wholeNumber } from './fields.ts';
+import { blankToUndefined, currencyCode, httpUrl, optionalText, partialUpdate, positiveAmount, positiveId, requiredFreeText, requiredText, wholeNumber } from './fields.ts';
+import { CATALOGUE_RECORD, catalogueRecordShape } from './catalogue.ts';
 
 /** protocol.md 4.1. Keys bind case-insensitively; `Amount` and `Limit` may arrive as strings or numbers. */
 export const PAYMENT_TYPES = {
@@ -17,8 +18,8 @@ const upper = (value: unknown) => (typeof value === 'string' ? value.trim().toUp
 
 export const createLinkRequestSchema = z
   .object({
-    Name: requiredText(200),
-    Description: requiredText(2000, { multiline: true }),
+    Name: requiredFreeText(200),
+    Description: requiredFreeText(2000, { multiline: true }),
     PaymentType: z.preprocess(upper, z.enum(['SC', 'MC', 'SUB'])),
     Currency: currencyCode,
     AuthOption: z.preprocess(upper, z.enum(AUTH_OPTIONS)),
@@ -62,12 +63,14 @@ export const paymentLinkSchema = z
     paymentLinkUrl: z.string(),
     appEnvironmentId: z.union([z.literal(1), z.literal(2)]).describe('1 test, 2 live'),
     paymentLinkType: z.enum(['Single Charge', 'Multiple Charge', 'Subscription Payments']),
-    paymentLinkCode: z.string(),
+    paymentLinkCode: z.enum(['SC', 'MC', 'SUB']).describe("the short code of the link's type"),
     description: z.string(),
     authOption: z.enum(AUTH_OPTIONS),
     website: z.string().nullable(),
     backgroundImage: z.string().nullable(),
     mobile: z.string().nullable(),
+    supportCode: z.string().describe('a short human code (`PL` and 10 characters) to quote to support'),
+    paymentCount: z.number().int().describe('payments completed through the link'),
   })
   .meta({ id: 'PaymentLink' });
 export type PaymentLink = z.infer<typeof paymentLinkSchema>;
@@ -76,3 +79,54 @@ export const createLinkResponseSchema = successEnvelope(
   z.object({ paymentLink: paymentLinkSchema, subsidiary: subsidiarySchema }),
 ).meta({ id: 'CreatePaymentLinkResponse' });
 export type CreateLinkResponse = z.infer<typeof createLinkResponseSchema>;
+
+/**
+ * Edit changes only the members it is given: an absent, `null` or blank member keeps the link's value (the Java SDK
+ * sends every member it was not told about as `null`). Reference, URL, currency and payments stay.
+ */
+export const editLinkRequestSchema = partialUpdate(createLinkRequestSchema.omit({ Currency: true }).shape).meta({ id: 'EditPaymentLinkRequest' });
+export type EditLinkRequest = z.infer<typeof editLinkRequestSchema>;
+
+export const linkIdParamsSchema = z.object({ id: positiveId });
+
+export const listLinksQuerySchema = z.object({
+  page: z.preprocess(blankToUndefined, positiveId.optional()),
+  limit: z.preprocess(blankToUndefined, wholeNumber.pipe(z.number().min(1, { message: 'must be at least 1' }).max(100)).optional()),
+});
+
+export const listLinksResponseSchema = successEnvelope(z.array(paymentLinkSchema))
+  .extend({
+    pagination: z.object({ page: z.number().int(), limit: z.number().int(), total: z.number().int(), totalPages: z.number().int() }),
+  })
+  .meta({ id: 'PaymentLinkList' });
+
+export const paymentLinkTypeSchema = z.object({
+  id: z.number().int(),
+  code: z.enum(['SC', 'MC', 'SUB']),
+  paymentLinkName: z.enum(['Single Charge', 'Multiple Charge', 'Subscription Payments']),
+  description: z.string(),
+  status: z.boolean(),
+  ...catalogueRecordShape,
+});
+
+/** protocol.md 4.10: the link types' catalogue ids are the gateway's (SC 1, MC 2, SUB 5). */
+export const PAYMENT_LINK_TYPES: readonly z.infer<typeof paymentLinkTypeSchema>[] = (
+  [
+    [1, 'SC', 'A link a customer pays once.'],
+    [2, 'MC', 'A link many customers may pay, each once.'],
+    [5, 'SUB', 'A link that charges its payer at each period of a frequency.'],
+  ] as const
+).map(([id, code, description]) => ({
+  id,
+  code,
+  paymentLinkName: PAYMENT_TYPES[code],
+  description,
+  status: true,
+  ...CATALOGUE_RECORD,
+}));
+
+export const linkTypesResponseSchema = z
+  .object({ status: z.literal('success'), statusCode: z.literal('00'), message: z.string(), paymentLinkTypes: z.array(paymentLinkTypeSchema) })
+  .meta({ id: 'PaymentLinkTypes' });
+
+export const linkStatusResponseSchema = successEnvelope(z.null()).meta({ id: 'PaymentLinkStatusChanged' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { passesLuhn } from './card.ts';
 import { hasControlCharacters } from './fields.ts';
+import { redactCardData } from './redaction.ts';
 
 /**
  * Free-form data clients attach to an order (`paymentMeta`) or to an event's details. It is stored as given, so
@@ -24,51 +24,23 @@ export function isSensitiveKey(key: string): boolean {
   return words.some((word) => SENSITIVE_WORDS.has(word));
 }
 
-const DIGIT_RUN = /\d(?:[ -]?\d)*/g;
-const SECURITY_CODE = /\b(cvv2?|cvc2?|cvn|csc|security code)(\W{0,5})(\d{3,4})\b/gi;
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
 
 /**
- * Masks every run of 13 to 19 digits (spaces or dashes between them allowed) that passes the Luhn check, wherever
- * it sits inside a longer run of digits, and the digits after a `cvv` label.
- */
-export function redactCardNumbers(text: string): string {
-  const masked = text.replace(DIGIT_RUN, (run) => {
-    const positions: number[] = [];
-    for (let index = 0; index < run.length; index += 1) if (run[index] !== ' ' && run[index] !== '-') positions.push(index);
-    if (positions.length < 13) return run;
-    const digits = positions.map((position) => run[position]!).join('');
-    const hidden = new Array<boolean>(digits.length).fill(false);
-    for (let start = 0; start + 13 <= digits.length; start += 1) {
-      for (let length = Math.min(19, digits.length - start); length >= 13; length -= 1) {
-        if (passesLuhn(digits.slice(start, start + length))) {
-          hidden.fill(true, start, start + length);
-          break;
-        }
-      }
-    }
-    const characters = [...run];
-    positions.forEach((position, digit) => {
-      if (hidden[digit]) characters[position] = '*';
-    });
-    return characters.join('');
-  });
-  return masked.replace(SECURITY_CODE, (_match, label: string, gap: string, code: string) => `${label}${gap}${'*'.repeat(code.length)}`);
-}
-
-/**
- * What may be stored of client metadata: card-like keys and `__proto__` dropped, text stripped of control
- * characters and card numbers masked, at any depth (bounded, in case a caller skipped the schema).
+ * What may be stored of client metadata: card-like keys and `__proto__` dropped, keys and texts stripped of control
+ * characters and card data masked (`redactCardData`), at any depth (bounded, in case a caller skipped the schema).
  */
 export function scrubMetadata(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return redactCardNumbers(value.replace(CONTROLS, ''));
-  if (value === null || typeof value !== 'object') return typeof value === 'number' || typeof value === 'boolean' ? value : null;
+  if (typeof value === 'string') return redactCardData(value.replace(CONTROLS, ''));
+  // A card number sent as a JSON number is still one: a whole number of 12 digits or more is stored masked.
+  if (typeof value === 'number') return Number.isInteger(value) && Math.abs(value) >= 1e11 ? redactCardData(String(value)) : value;
+  if (value === null || typeof value !== 'object') return typeof value === 'boolean' ? value : null;
   if (depth >= METADATA_LIMITS.depth) return null;
   if (Array.isArray(value)) return value.slice(0, METADATA_LIMITS.entries).map((item) => scrubMetadata(item, depth + 1));
   const scrubbed: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     if (key === '__proto__' || isSensitiveKey(key) || hasControlCharacters(key) || /[\u0000\t\n\r]/.test(key)) continue;
-    scrubbed[key] = scrubMetadata(item, depth + 1);
+    scrubbed[redactCardData(key)] = scrubMetadata(item, depth + 1);
   }
   return scrubbed;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { aliased } from './binding.ts';
 import { successEnvelope } from './envelope.ts';
-import { currencyCode, httpUrl, blankToUndefined, optionalText, positiveAmount, positiveId, requiredText, wholeNumber } from './fields.ts';
+import { currencyCode, httpUrl, blankToUndefined, optionalFreeText, optionalText, positiveAmount, positiveId, requiredFreeText, requiredText, wholeNumber } from './fields.ts';
 import { metadataSchema } from './metadata.ts';
 import { subsidiarySchema } from './links.ts';
 
@@ -11,6 +11,8 @@ export const PAYMENT_OPTIONS = {
   'bank-transfer': 'Pay With Bank Transfer',
 } as const;
 export type PaymentOptionCode = keyof typeof PAYMENT_OPTIONS;
+/** `paymentOptionId` in verify's order payments. */
+export const PAYMENT_OPTION_IDS: Record<PaymentOptionCode, number> = { C: 1, 'bank-transfer': 2 };
 
 /** Order and order-payment states (protocol.md section 5). 3 is unused by the gateway. */
 export const ORDER_STATUS = { 1: 'Initiated', 2: 'Pending', 4: 'Failed', 5: 'Successful', 6: 'Reversed' } as const;
@@ -18,21 +20,27 @@ export type OrderStatusId = keyof typeof ORDER_STATUS;
 export const statusIdSchema = z.union([z.literal(1), z.literal(2), z.literal(4), z.literal(5), z.literal(6)]);
 export const isFinalStatus = (statusId: number): boolean => statusId === 4 || statusId === 5 || statusId === 6;
 
-const itemSchema = z.object({ name: requiredText(200), amount: positiveAmount });
+const itemSchema = z.object({ name: requiredFreeText(200), amount: positiveAmount });
 
 export const createOrderPlainSchema = z
   .object({
-    customer: z.object({
-      firstname: aliased(requiredText(100), 'firstName', 'first_name'),
-      lastname: aliased(requiredText(100), 'lastName', 'last_name'),
-      mobile: aliased(optionalText(20), 'phone', 'phoneNumber'),
-      country: optionalText(2),
-      email: z.string().trim().pipe(z.email({ message: 'must be a valid e-mail address' })),
-    }),
+    customer: z
+      .object({
+        firstname: aliased(requiredFreeText(100), 'firstName', 'first_name'),
+        lastname: aliased(requiredFreeText(100), 'lastName', 'last_name'),
+        mobile: aliased(optionalText(20), 'phone', 'phoneNumber'),
+        country: optionalText(2),
+        email: z.preprocess(blankToUndefined, z.string().trim().pipe(z.email({ message: 'must be a valid e-mail address' })).optional()),
+      })
+      // A customer is reached by e-mail or by phone: either will do, as the gateway's SDKs allow.
+      .refine((customer) => customer.email !== undefined || customer.mobile !== undefined, {
+        path: ['email'],
+        message: 'is required when customer.mobile is not given',
+      }),
     order: z.object({
       amount: positiveAmount,
       reference: requiredText(64).regex(/^[A-Za-z0-9._~:-]+$/, { message: 'may contain only letters, digits and . _ ~ : -' }),
-      description: optionalText(500, { multiline: true }),
+      description: optionalFreeText(500, { multiline: true }),
       currency: currencyCode,
       items: z.array(itemSchema).max(100).optional(),
     }),
@@ -67,7 +75,7 @@ export const orderSchema = z.object({
 });
 
 export const customerSchema = z.object({
-  email: z.string(),
+  email: z.string().nullable(),
   firstName: z.string(),
   lastName: z.string(),
   mobile: z.string().nullable(),
@@ -99,7 +107,12 @@ export const createOrderDataSchema = z.object({
     bankProviderName: z.string().nullable(),
   }),
   otherPaymentOptions: z.array(paymentOptionSchema),
-  savedCards: z.array(savedCardSchema),
+  savedCards: z.array(savedCardSchema).describe("The saved cards of the customer session the order was created with; empty without one."),
+  canSaveCard: z.boolean().describe('Whether the card this order is paid with may be saved: only with a customer session.'),
+  clientToken: z
+    .object({ token: z.string(), expiresAt: z.string() })
+    .nullable()
+    .describe("To the merchant's server (secret key) only: hand `token` to the checkout (`client-token`) so the browser may see and pay this order."),
   subsidiaryOrderSummary: z.object({
     orderName: z.string(),
     totalAmount: z.number(),

@@ -113,16 +113,19 @@ export const payOrderResponseSchema = z
 export type PayOrderResponse = z.infer<typeof payOrderResponseSchema>;
 
 /** protocol.md 4.4: order status, snake case, with `status_code` instead of `statusCode`. */
+const int = () => z.number().int();
+
 export const orderStatusDataSchema = z.object({
   payment_reference: z.string().nullable(),
   order_reference: z.string(),
-  product_id: z.number().nullable(),
-  subsidiary_id: z.number(),
-  wallet_id: z.number().nullable(),
-  customer_id: z.number().nullable(),
+  product_id: int().describe('1: Collection, the checkout product'),
+  subsidiary_id: int(),
+  wallet_id: int().describe("the merchant's settlement wallet: one per merchant, numbered as the merchant"),
+  customer_id: int(),
   total_charged_amount: z.number(),
   payment_status: statusIdSchema,
-  currency_id: z.string(),
+  currency_id: int().describe('ISO 4217 numeric code (NGN 566, USD 840)'),
+  currency: z.string().describe('ISO 4217 code of currency_id'),
   fee: z.number(),
   subsidiary_fee: z.number(),
   customer_fee: z.number(),
@@ -133,11 +136,11 @@ export const orderStatusDataSchema = z.object({
   date_payment_confirmed: z.string().nullable(),
   narration: z.string().nullable(),
   remarks: z.string().nullable(),
-  parent_transaction_id: z.number().nullable(),
-  id: z.number(),
-  created_by: z.string().nullable(),
-  updated_by: z.string().nullable(),
-  deleted_by: z.string().nullable(),
+  parent_transaction_id: int().nullable(),
+  id: int(),
+  created_by: int().describe('-1: the system'),
+  updated_by: int().describe('-1: the system'),
+  deleted_by: int().nullable(),
   date_created: z.string(),
   date_updated: z.string().nullable(),
   date_deleted: z.string().nullable(),

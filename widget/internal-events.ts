@@ -33,10 +33,16 @@ export class SavedCardSelectEvent extends InternalEvent {
   }
 }
 
-/** What a payment attempt came to; card data stays in the card form. */
+/**
+ * What a payment attempt came to; card data stays in the card form. The name on the card comes along (it is not
+ * card data on its own), so "Try again" after a decline does not make the customer type it again.
+ */
 export class PaymentOutcomeEvent extends InternalEvent {
   static readonly eventName = 'ck-payment-outcome' as const;
-  constructor(readonly outcome: PaymentOutcome) {
+  constructor(
+    readonly outcome: PaymentOutcome,
+    readonly holderName = '',
+  ) {
     super(PaymentOutcomeEvent.eventName);
   }
 }
@@ -52,6 +58,17 @@ export class TransferExpiredEvent extends InternalEvent {
   static readonly eventName = 'ck-transfer-expired' as const;
   constructor() {
     super(TransferExpiredEvent.eventName);
+  }
+}
+
+/** The customer's details the checkout asks for when the merchant did not give them (names as the order API spells them). */
+export type CustomerField = 'firstname' | 'lastname' | 'email' | 'mobile';
+export type CustomerDetails = Partial<Record<CustomerField, string>>;
+
+export class CustomerDetailsEvent extends InternalEvent {
+  static readonly eventName = 'ck-customer-details' as const;
+  constructor(readonly details: CustomerDetails) {
+    super(CustomerDetailsEvent.eventName);
   }
 }
 
@@ -72,5 +89,6 @@ declare global {
     'ck-transfer-sent': TransferSentEvent;
     'ck-transfer-expired': TransferExpiredEvent;
     'ck-close-request': CloseRequestEvent;
+    'ck-customer-details': CustomerDetailsEvent;
   }
 }

@@ -6,18 +6,32 @@ import { openStorage, storageOptions } from '../storage/open.ts';
 import { StorageUnavailableError } from '../storage/storage.ts';
 import { LEGACY_KEY_ALGORITHM } from '../crypto/legacy-rsa.ts';
 import { MerchantService } from '../services/merchants.ts';
+import { MerchantCache } from '../services/merchant-cache.ts';
 import { toGatewayKeyFromPem } from '../crypto/gateway-key.ts';
 import * as merchants from '../repositories/merchants.ts';
+import { isAppError } from '../errors.ts';
+import { endpointUrlProblem } from '../domain/webhooks.ts';
+import { presentDelivery, presentEndpoint } from '../presenters/webhooks.ts';
+import { systemClock } from '../services/clock.ts';
+import { WebhookService, type WebhookScope } from '../services/webhooks.ts';
+import { createWebhookEndpointRequestSchema, webhookDeliveryIdSchema, webhookEndpointIdSchema } from '../../shared/webhooks.ts';
+import type { Storage } from '../storage/storage.ts';
 
 /**
- * `npm run merchant -- <command>`: create, list, rotate-keys. Stdout carries exactly one JSON document, so
+ * `npm run merchant -- <command>`: create, list, rotate-keys, origins, webhook <action>. Stdout carries exactly one JSON document, so
  * scripts can pipe it; everything else goes to stderr.
  */
 const USAGE = `Usage:
   npm run merchant -- create --name "Acme Stores" --country NG --email support@acme.test [--origin https://acme.test]... [--mode test|live]
   npm run merchant -- list
   npm run merchant -- rotate-keys --id 1 [--mode test|live]
-  npm run merchant -- origins --id 1 --origin https://shop.example [--origin ...]   (replaces the allowed origins; none clears them)`;
+  npm run merchant -- origins --id 1 --origin https://shop.example [--origin ...]   (replaces the allowed origins; none clears them)
+  npm run merchant -- webhook add --id 1 --url https://shop.example/hooks [--mode test|live]   (prints the signing secret, once)
+  npm run merchant -- webhook list --id 1 [--mode test|live]
+  npm run merchant -- webhook rotate --id 1 --endpoint we_... [--mode test|live]               (prints the new secret, once)
+  npm run merchant -- webhook disable --id 1 --endpoint we_... [--mode test|live]
+  npm run merchant -- webhook deliveries --id 1 --endpoint we_... [--limit 20] [--mode test|live]
+  npm run merchant -- webhook resend --id 1 --delivery wd_... [--mode test|live]`;
 
 const createSchema = z.object({
   name: z.string({ message: '--name is required' }).trim().min(1, '--name is required').max(200, '--name must be at most 200 characters'),
@@ -40,6 +54,17 @@ const rotateSchema = z.object({
   mode: z.enum(['test', 'live'], { message: '--mode must be test or live' }).default('test'),
 });
 
+const webhookScopeSchema = z.object({
+  id: z.coerce.number({ message: '--id must be a merchant id' }).int().positive('--id must be a merchant id'),
+  mode: z.enum(['test', 'live'], { message: '--mode must be test or live' }).default('test'),
+});
+const webhookUrlSchema = z.object({ url: z.string({ message: '--url is required' }).pipe(createWebhookEndpointRequestSchema.shape.url) });
+const endpointOption = z.object({ endpoint: z.string({ message: '--endpoint is required' }).pipe(webhookEndpointIdSchema) });
+const deliveryOption = z.object({ delivery: z.string({ message: '--delivery is required' }).pipe(webhookDeliveryIdSchema) });
+const limitOption = z.object({
+  limit: z.coerce.number({ message: '--limit must be a whole number from 1 to 100' }).int('--limit must be a whole number from 1 to 100').min(1, '--limit must be a whole number from 1 to 100').max(100, '--limit must be a whole number from 1 to 100').default(20),
+});
+
 class UsageError extends Error {}
 
 function fail(message: string, code = 2): never {
@@ -49,13 +74,56 @@ function fail(message: string, code = 2): never {
 
 function parse<T extends z.ZodType>(schema: T, values: unknown): z.infer<T> {
   const result = schema.safeParse(values);
-  if (!result.success) throw new UsageError(result.error.issues[0]!.message);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    // Issues of the shared API schemas say what is wrong but not with which option.
+    throw new UsageError(issue.message.startsWith('--') ? issue.message : `--${String(issue.path[0])} ${issue.message}`);
+  }
   return result.data;
 }
 
+/** `webhook <action>`: the same operations as the secret-key webhook API, for the merchant `--id` in `--mode`. */
+async function webhookCommand(storage: Storage, masterKey: Buffer, timeoutMs: number, action: string | undefined, values: Record<string, unknown>): Promise<unknown> {
+  const input = parse(webhookScopeSchema, values);
+  if (!(await merchants.findMerchant(storage, input.id))) throw new UsageError(`No merchant has id ${input.id}.`);
+  const scope: WebhookScope = { merchantId: input.id, mode: input.mode };
+  const service = new WebhookService(storage, systemClock, masterKey, { timeoutMs });
+  try {
+    switch (action) {
+      case 'add': {
+        const { url } = parse(webhookUrlSchema, values);
+        const problem = endpointUrlProblem(url, scope.mode);
+        if (problem) throw new UsageError(`--url ${problem}`);
+        const { endpoint, secret } = await service.create(scope, url);
+        return { ...presentEndpoint(endpoint), secret };
+      }
+      case 'list':
+        return (await service.list(scope)).map(presentEndpoint);
+      case 'rotate': {
+        const { endpoint, secret } = await service.rotateSecret(scope, parse(endpointOption, values).endpoint);
+        return { ...presentEndpoint(endpoint), secret };
+      }
+      case 'disable':
+        return presentEndpoint(await service.disable(scope, parse(endpointOption, values).endpoint));
+      case 'deliveries':
+        return (await service.deliveries(scope, parse(endpointOption, values).endpoint, parse(limitOption, values).limit)).map(presentDelivery);
+      case 'resend':
+        return presentDelivery(await service.resend(scope, parse(deliveryOption, values).delivery));
+      default:
+        throw new UsageError(`Unknown webhook command "${action ?? ''}": use add, list, rotate, disable, deliveries or resend.`);
+    }
+  } catch (error) {
+    // The service's refusals (unknown endpoint, disabled endpoint, too many endpoints) are the operator's to fix.
+    if (isAppError(error)) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 async function main(): Promise<void> {
-  const [command, ...rest] = process.argv.slice(2);
+  const [command, ...afterCommand] = process.argv.slice(2);
   if (!command || command === 'help' || command === '--help') fail(USAGE, command ? 0 : 2);
+  const action = command === 'webhook' ? afterCommand[0] : undefined;
+  const rest = command === 'webhook' ? afterCommand.slice(1) : afterCommand;
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -65,6 +133,10 @@ async function main(): Promise<void> {
       origin: { type: 'string', multiple: true },
       mode: { type: 'string' },
       id: { type: 'string' },
+      url: { type: 'string' },
+      endpoint: { type: 'string' },
+      delivery: { type: 'string' },
+      limit: { type: 'string' },
     },
     strict: true,
   });
@@ -72,9 +144,13 @@ async function main(): Promise<void> {
   const config = readConfig(process.env);
   const storage = await openStorage(storageOptions(config));
   try {
-    const service = new MerchantService(storage, loadMasterKey(config));
+    const masterKey = loadMasterKey(config);
+    const service = new MerchantService(storage, masterKey, new MerchantCache());
     let output: unknown;
     switch (command) {
+      case 'webhook':
+        output = await webhookCommand(storage, masterKey, config.webhookTimeoutMs, action, values);
+        break;
       case 'create': {
         const input = parse(createSchema, values);
         output = await service.create({ name: input.name, country: input.country, supportEmail: input.email, allowedOrigins: input.origin }, input.mode);

@@ -1,41 +1,32 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { Mode } from '../domain/merchant.ts';
+import type { SignedTokens } from './signed-tokens.ts';
 
 /**
  * The checkout frame's URL names the merchant and the one page origin allowed to frame it, without any key in
- * the URL: a short signed token (HMAC-SHA256 under a key derived from the master key).
+ * the URL: a signed token (`SignedTokens`, audience `checkout-frame`).
  */
 export type FrameClaims = { merchantId: number; mode: Mode; origin: string; expiresAt: number };
 
+const AUDIENCE = 'checkout-frame';
+
 export class FrameTokens {
-  private readonly key: Buffer;
+  constructor(private readonly tokens: SignedTokens) {}
 
-  constructor(masterKey: Buffer) {
-    this.key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'checkout frame tokens', 32));
-  }
-
-  sign(claims: FrameClaims): string {
-    const body = Buffer.from(JSON.stringify([claims.merchantId, claims.mode, claims.origin, claims.expiresAt])).toString('base64url');
-    return `${body}.${this.mac(body)}`;
+  /** A token for `claims`; `expiresAt` (milliseconds) is kept to the second, as a JWT's `exp` is. */
+  sign(claims: FrameClaims, now: Date): Promise<string> {
+    return this.tokens.sign(
+      AUDIENCE,
+      { mid: claims.merchantId, mode: claims.mode, origin: claims.origin },
+      { now, expiresAt: new Date(claims.expiresAt) },
+    );
   }
 
   /** The claims of a genuine, unexpired token; undefined for anything else. */
-  verify(token: string, now: Date): FrameClaims | undefined {
-    const [body, mac] = token.split('.');
-    if (!body || !mac || token.length > 2048) return undefined;
-    const expected = Buffer.from(this.mac(body));
-    const given = Buffer.from(mac);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-    try {
-      const [merchantId, mode, origin, expiresAt] = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as [number, Mode, string, number];
-      if (expiresAt < now.getTime()) return undefined;
-      return { merchantId, mode, origin, expiresAt };
-    } catch {
-      return undefined;
-    }
-  }
-
-  private mac(body: string): string {
-    return createHmac('sha256', this.key).update(body).digest('base64url');
+  async verify(token: string, now: Date): Promise<FrameClaims | undefined> {
+    const payload = await this.tokens.verify(AUDIENCE, token, now);
+    if (!payload) return undefined;
+    const { mid, mode, origin, exp } = payload;
+    if (typeof mid !== 'number' || (mode !== 'test' && mode !== 'live') || typeof origin !== 'string' || typeof exp !== 'number') return undefined;
+    return { merchantId: mid, mode, origin, expiresAt: exp * 1000 };
   }
 }

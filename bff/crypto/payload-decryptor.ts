@@ -44,7 +44,7 @@ export class PayloadDecryptor {
     // A kid, when sent, must name this merchant's key: a payload for another key must not be tried with ours.
     if (jwe.header.kid !== undefined && jwe.header.kid !== (await this.keys.publicJwk(key)).kid) return undefined;
 
-    if (algorithm === 'ECDH-ES+A256KW') return decryptEcdhJwe(data, await this.keys.ecdhKey(key));
+    if (algorithm === 'ECDH-ES+A256KW') return decryptEcdhJwe(data, this.keys.ecdhKey(key));
     if (!isAcceptableOaepJwe(jwe)) return undefined;
     const contentKey = await this.pool.decrypt('oaep-sha256', key.id, this.keys.privateDer(key), jwe.encryptedKey);
     // RFC 7516 section 11.5: a failed key unwrap continues with a random key, so it fails where a wrong tag does.

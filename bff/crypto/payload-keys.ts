@@ -1,7 +1,7 @@
-import { webcrypto } from 'node:crypto';
+import type { ECDH } from 'node:crypto';
 import { isJweKeyAlgorithm, JWE_KEY_ALGORITHMS, type EncryptionJwk } from '../../shared/keys.ts';
 import type { Mode } from './api-keys.ts';
-import { toEncryptionJwk } from './jwe.ts';
+import { ecdhPrivateKey, toEncryptionJwk } from './jwe.ts';
 import { unseal } from './sealed.ts';
 
 /**
@@ -37,7 +37,7 @@ class BoundedCache<K, V> {
 
 export class PayloadKeys {
   readonly #privateDer = new BoundedCache<number, Buffer>(MAX_CACHED_KEYS);
-  readonly #ecdhKeys = new BoundedCache<number, CryptoKey>(MAX_CACHED_KEYS);
+  readonly #ecdhKeys = new BoundedCache<number, ECDH>(MAX_CACHED_KEYS);
   readonly #publicJwks = new BoundedCache<number, EncryptionJwk>(MAX_CACHED_KEYS);
 
   constructor(
@@ -72,11 +72,8 @@ export class PayloadKeys {
     return this.#privateDer.get(key.id) ?? this.#privateDer.set(key.id, unseal(this.masterKey, key.privateKeySealed));
   }
 
-  /** The ECDH private key as a non-extractable CryptoKey, the form jose uses without converting it per call. */
-  async ecdhKey(key: StoredKey): Promise<CryptoKey> {
-    const cached = this.#ecdhKeys.get(key.id);
-    if (cached) return cached;
-    const imported = await webcrypto.subtle.importKey('pkcs8', unseal(this.masterKey, key.privateKeySealed), { name: 'ECDH', namedCurve: 'P-256' }, false, ['deriveBits']);
-    return this.#ecdhKeys.set(key.id, imported);
+  /** The ECDH private key, parsed once: each unwrap is then synchronous node:crypto work. */
+  ecdhKey(key: StoredKey): ECDH {
+    return this.#ecdhKeys.get(key.id) ?? this.#ecdhKeys.set(key.id, ecdhPrivateKey(unseal(this.masterKey, key.privateKeySealed)));
   }
 }

@@ -17,7 +17,7 @@ export class RsaPoolSaturatedError extends Error {
   }
 }
 
-export type RsaPoolOptions = { threads?: number; maxQueue?: number };
+export type RsaPoolOptions = { threads?: number; maxQueue?: number; queuePerThread?: number };
 
 export class RsaPool {
   readonly threads: number;
@@ -27,8 +27,9 @@ export class RsaPool {
 
   constructor(options: RsaPoolOptions = {}) {
     this.threads = options.threads ?? availableParallelism();
-    // About two seconds of RSA-4096 work per core; beyond that a client is better served by a quick 429.
-    this.maxQueue = options.maxQueue ?? this.threads * 600;
+    // Sixteen waiting per thread is about 50 ms of RSA-4096 work: a flood of legacy blobs is refused (429) at once
+    // instead of queueing seconds of work in front of every real payment.
+    this.maxQueue = options.maxQueue ?? this.threads * (options.queuePerThread ?? 16);
     this.#pool = new Piscina({
       filename: new URL('./rsa-worker.cjs', import.meta.url).href,
       // Plain node in the threads: the worker is JavaScript, and the parent's loader flags (tsx) have no work there.

@@ -15,7 +15,13 @@ export type Merchant = {
   createdAt: Date;
 };
 
-/** Who is calling: resolved from the `api-key` header. */
-export type Caller = { merchant: Merchant; mode: Mode; kind: KeyKind };
+/** A customer the merchant's server vouched for: its id here and the merchant's own id for it. */
+export type Shopper = { id: number; reference: string };
+
+/**
+ * Who is calling: resolved from the `api-key` header, with what the merchant's server granted this browser (a
+ * publishable-key caller): the order of a client token, and the customer of a customer session.
+ */
+export type Caller = { merchant: Merchant; mode: Mode; kind: KeyKind; orderGrant?: string; shopper?: Shopper };
 
 export type { KeyKind, Mode };

@@ -2,7 +2,11 @@ import type { FeeRule } from './fees.ts';
 import type { Mode } from './merchant.ts';
 import type { EndReason, PaymentStage, StatusId } from './lifecycle.ts';
 
-export type Customer = { id: number; email: string; firstName: string; lastName: string; mobile: string | null; country: string | null };
+/** Reached by e-mail or mobile number: at least one of them is set. */
+export type Customer = { id: number; email: string | null; firstName: string; lastName: string; mobile: string | null; country: string | null };
+
+/** Who created an order: the merchant's server (secret key) or a browser (publishable key). Each has its own reference space. */
+export type OrderOrigin = 'server' | 'browser';
 
 export type Order = {
   id: number;
@@ -24,6 +28,9 @@ export type Order = {
   statusId: StatusId;
   createdAt: Date;
   updatedAt: Date;
+  createdBy: OrderOrigin;
+  /** The customer the merchant vouched for with a customer session, whose saved cards the order may use and add to. */
+  shopperId: number | null;
 };
 
 export type { PaymentStage };

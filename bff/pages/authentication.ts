@@ -11,6 +11,8 @@ export function authenticationPage(view: {
   action: string;
   error?: string | undefined;
   locale?: PageLocale;
+  /** The merchant page framing the checkout, which hears this page's height (see `page`). */
+  parentOrigin?: string | undefined;
 }): string {
   const locale = view.locale ?? ENGLISH;
   const t = locale.t.authentication;
@@ -18,6 +20,7 @@ export function authenticationPage(view: {
     title: t.title,
     lang: locale.tag,
     script: true,
+    parentOrigin: view.parentOrigin,
     body: html`<main class="issuer">
 <p class="merchant">${t.bank}</p>
 <h1>${t.title}</h1>
@@ -36,15 +39,17 @@ ${view.error ? html`<p id="code-error" class="error" role="alert">${view.error}<
   });
 }
 
-export function messagePage(title: string, message: string, link?: { href: string; label: string }, lang?: string): string {
+export function messagePage(title: string, message: string, link?: { href: string; label: string }, lang?: string, parentOrigin?: string): string {
   return page({
     title,
     lang,
+    script: parentOrigin !== undefined,
+    parentOrigin,
     body: html`<main><h1>${title}</h1><p class="notice">${message}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}</main>`,
   });
 }
 
 /** A message of the catalog (title and text) as a page in the customer's language, with a way on when there is one. */
-export function say([title, message]: readonly [string, string], locale: PageLocale, link?: { href: string; label: string }): string {
-  return messagePage(title, message, link, locale.tag);
+export function say([title, message]: readonly [string, string], locale: PageLocale, link?: { href: string; label: string }, parentOrigin?: string): string {
+  return messagePage(title, message, link, locale.tag, parentOrigin);
 }

@@ -32,8 +32,12 @@ function render(value: unknown): string {
 export const FAVICON_PATH = '/assets/favicon.svg';
 export const FAVICON_LINK = `<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">`;
 
-/** `script`: load the hosted pages' script (bff/pages/pages.js), for pages with a field that asks for focus. */
-export function page(options: { title: string; lang?: string; body: SafeHtml; script?: boolean }): string {
+/**
+ * `script`: load the hosted pages' script (bff/pages/pages.js), for pages with a field that asks for focus.
+ * `parentOrigin`: the page shows inside a merchant's checkout frame; the script posts its height to that origin
+ * (the frame protocol's `resize`, widget/embed/protocol.ts), so the frame grows and shrinks with it.
+ */
+export function page(options: { title: string; lang?: string; body: SafeHtml; script?: boolean; parentOrigin?: string | undefined }): string {
   return html`<!doctype html>
 <html lang="${options.lang ?? 'en'}">
 <head>
@@ -44,7 +48,7 @@ export function page(options: { title: string; lang?: string; body: SafeHtml; sc
 ${new SafeHtml(FAVICON_LINK)}
 ${options.script ? html`<script src="/assets/pages.js" defer></script>` : ''}
 </head>
-<body>
+<body${options.parentOrigin ? html` data-parent-origin="${options.parentOrigin}"` : ''}>
 ${options.body}
 </body>
 </html>

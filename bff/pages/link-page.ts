@@ -4,8 +4,9 @@ import type { PageLocale } from './i18n.ts';
 
 /**
  * The payment-link page: the link's name, description and background image, then a plain form for the
- * customer's details (and the amount, when the link leaves it to the customer). No script: it works before
- * the checkout loads and under the strict CSP. The form posts, so the customer's name, e-mail and phone never
+ * customer's details (and the amount, when the link leaves it to the customer). It works without script, before
+ * the checkout loads and under the strict CSP; the hosted pages' script only brings back what the customer typed
+ * after the server refused a field (kept in the tab's sessionStorage, never in an address). The form posts, so the customer's name, e-mail and phone never
  * appear in an address (browser history, server logs, the Referer header); the answer sends the browser on to the
  * order's own address, or back to the form's address naming the fields in error (never their values).
  * `orderReference` is the order this form starts: sent twice, it finds the same order.
@@ -46,6 +47,7 @@ export function linkFormPage(link: StoredLink, merchantName: string, values: Lin
   return page({
     title: `${link.name} · ${merchantName}`,
     lang: locale.tag,
+    script: true,
     body: html`<main class="link-page">
 ${linkHeader(link, merchantName, locale)}
 <form method="post" class="link-form">

@@ -1,12 +1,42 @@
 import fp from 'fastify-plugin';
-import cors from '@fastify/cors';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
+import type { FastifyRequest } from 'fastify';
+import { routePattern } from './envelope.ts';
 
 /**
  * Browser calls with a publishable key may come from a merchant's page. Keys travel in a header, never in
  * cookies, so credentials are not allowed and the allowed headers are exactly the ones the API reads.
+ *
+ * Only what a merchant's page needs is open to other origins: the API routes (those with `config.auth`) and the
+ * widget's files (embed.js is loaded with `crossorigin` for its integrity hash). Pages for people (payment link,
+ * 3-D Secure, result, frame, demo, docs) never name another origin, so no other site can read them.
  */
+const OPEN: FastifyCorsOptions = {
+  origin: true,
+  methods: ['GET', 'POST'],
+  allowedHeaders: ['api-key', 'content-type', 'idempotency-key', 'checkout-client-token', 'checkout-customer-session'],
+  exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed'],
+  credentials: false,
+  maxAge: 600,
+};
+const CLOSED: FastifyCorsOptions = { ...OPEN, origin: false };
+
+const WIDGET_FILES = /^\/(widget\/|embed\.js$)/;
+
 export default fp(
   async (app) => {
+    const apiPaths: RegExp[] = [];
+    app.addHook('onRoute', (route) => {
+      if (route.config && 'auth' in route.config && route.config.auth) apiPaths.push(routePattern(route.url));
+    });
+    const isOpen = (request: FastifyRequest): boolean => {
+      const path = request.url.split('?')[0]!;
+      if (WIDGET_FILES.test(path)) return true;
+      // A preflight is answered by CORS's own OPTIONS route: what counts is the route it asks about.
+      if (request.method === 'OPTIONS') return apiPaths.some((pattern) => pattern.test(path));
+      return Boolean(request.routeOptions.config.auth);
+    };
+
     // An OPTIONS request that is not a CORS preflight is an ordinary request for a method nobody serves: it gets
     // the envelope's 405 (known path) or 404, not @fastify/cors's plain-text refusal. Runs before the CORS hook.
     app.addHook('onRequest', (request, reply, done) => {
@@ -17,12 +47,7 @@ export default fp(
       done();
     });
     await app.register(cors, {
-      origin: true,
-      methods: ['GET', 'POST'],
-      allowedHeaders: ['api-key', 'content-type', 'idempotency-key'],
-      exposedHeaders: ['x-request-id', 'retry-after', 'idempotent-replayed'],
-      credentials: false,
-      maxAge: 600,
+      delegator: (request, callback) => callback(null, isOpen(request as FastifyRequest) ? OPEN : CLOSED),
     });
   },
   { name: 'cors', dependencies: ['envelope'] },

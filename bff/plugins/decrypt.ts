@@ -10,7 +10,7 @@ import { PayloadKeys } from '../crypto/payload-keys.ts';
 import { RsaPool, RsaPoolSaturatedError } from '../crypto/rsa-pool.ts';
 import { invalid, rateLimited } from '../errors.ts';
 import { findActiveEncryptionKeys } from '../repositories/merchants.ts';
-import { RequestValidationError } from '../validation.ts';
+import { findUnstorableText, RequestValidationError, unstorableTextError } from '../validation.ts';
 import { callerOf } from './auth.ts';
 
 declare module 'fastify' {
@@ -42,10 +42,13 @@ function parseJsonObject(bytes: Uint8Array): Record<string, unknown> | undefined
   }
 }
 
-export default fp<{ masterKey: Buffer }>(
-  async (app, { masterKey }) => {
-    const keys = new PayloadKeys(masterKey, (merchantId, mode) => findActiveEncryptionKeys(app.storage, merchantId, mode));
-    const pool = new RsaPool();
+export default fp<{ masterKey: Buffer; legacyRsaQueuePerThread: number }>(
+  async (app, { masterKey, legacyRsaQueuePerThread }) => {
+    const keys = new PayloadKeys(masterKey, async (merchantId, mode) => {
+      const active = await app.merchantCache.read(`encryption-keys:${merchantId}:${mode}`, () => findActiveEncryptionKeys(app.storage, merchantId, mode), () => merchantId);
+      return active ?? [];
+    });
+    const pool = new RsaPool({ queuePerThread: legacyRsaQueuePerThread });
     const decryptor = new PayloadDecryptor(keys, pool, deriveRejectionSecret(masterKey));
     app.decorate('payloadKeys', keys);
     app.decorate('rsaPool', pool);
@@ -72,6 +75,8 @@ export default fp<{ masterKey: Buffer }>(
       }
       const json = await decrypted;
       if (!json) throw invalid(UNREADABLE_DATA_MESSAGE);
+      const unstorable = findUnstorableText(json, false);
+      if (unstorable) throw unstorableTextError(unstorable);
       const result = schema.safeParse(bindKeys(json, schema), { reportInput: true });
       if (!result.success) throw new RequestValidationError(describeIssue(result.error.issues[0]!));
       return result.data;

@@ -78,6 +78,15 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
 
 type RouteEntry = { methods: string[]; pattern: RegExp };
 
+/** The paths a route's URL (`/l/:reference`, `/widget/*`) answers, as a regular expression. */
+export function routePattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
 export default fp(
   async (app) => {
     const routes: RouteEntry[] = [];
@@ -85,11 +94,7 @@ export default fp(
       // CORS preflight answers OPTIONS everywhere; it says nothing about which methods a path serves.
       const methods = (Array.isArray(route.method) ? route.method : [route.method]).map(String).filter((method) => method !== 'OPTIONS');
       if (methods.length === 0) return;
-      const source = route.url
-        .split('/')
-        .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-        .join('/');
-      routes.push({ methods, pattern: new RegExp(`^${source}$`) });
+      routes.push({ methods, pattern: routePattern(route.url) });
     });
 
     app.addHook('onSend', async (request, reply) => {

@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import { hkdfSync } from 'node:crypto';
 import type { Config } from '../config.ts';
+import { ClientTokens } from '../crypto/client-tokens.ts';
+import { SignedTokens } from '../crypto/signed-tokens.ts';
 import type { JobHandlers } from '../jobs/kinds.ts';
 import { ProcessorRegistry } from '../processor/registry.ts';
 import { purgeExpiredIdempotencyKeys } from '../repositories/idempotency.ts';
@@ -11,10 +13,12 @@ import { PaymentDeadlines } from '../services/deadlines.ts';
 import { FeeService } from '../services/fees.ts';
 import { PaymentLifecycle } from '../services/lifecycle.ts';
 import { LinkService } from '../services/links.ts';
+import { MerchantCache, MERCHANT_CHANGES_CHANNEL } from '../services/merchant-cache.ts';
 import { MerchantService } from '../services/merchants.ts';
 import { OrderService } from '../services/orders.ts';
 import { Outbox } from '../services/outbox.ts';
 import { PaymentService } from '../services/payments.ts';
+import { WebhookService } from '../services/webhooks.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,6 +29,13 @@ declare module 'fastify' {
     payments: PaymentService;
     orders: OrderService;
     outbox: Outbox;
+    /** Signs and verifies short-lived tokens (JWT, one key per audience). */
+    signedTokens: SignedTokens;
+    /** Signs and verifies order client tokens and customer sessions. */
+    clientTokens: ClientTokens;
+    /** Merchants and their keys as every request reads them, dropped when the database announces a change. */
+    merchantCache: MerchantCache;
+    webhooks: WebhookService;
     /** The sandbox acquirer (test mode): its 3-D Secure page is served by `routes/sandbox-issuer.ts`. */
     sandbox: SandboxProcessor;
     /** Every durable job kind's handler; the jobs plugin runs them. */
@@ -45,16 +56,30 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     const lifecycle = new PaymentLifecycle(app.storage, clock, outbox);
     const settings = { publicBaseUrl: config.publicBaseUrl, transferExpiryMinutes: config.transferExpiryMinutes, processorTimeoutMs: config.processorTimeoutMs };
     const deadlines = new PaymentDeadlines(app.storage, registry, clock, lifecycle, config.processorTimeoutMs);
+    const merchantCache = new MerchantCache();
+    const stopListening = await app.storage.listen(MERCHANT_CHANGES_CHANNEL, merchantCache.listener);
+    app.addHook('onClose', async () => stopListening().catch(() => undefined));
+    app.decorate('merchantCache', merchantCache);
+    const webhooks = new WebhookService(app.storage, clock, masterKey, { timeoutMs: config.webhookTimeoutMs }, app.log);
+    // Every event becomes its webhook deliveries in the transaction that records it.
+    outbox.listen(webhooks.onEvent);
     app.decorate('clock', clock);
-    app.decorate('merchants', new MerchantService(app.storage, masterKey));
+    app.decorate('merchants', new MerchantService(app.storage, masterKey, merchantCache));
     app.decorate('links', links);
-    app.decorate('fees', new FeeService(app.storage));
-    app.decorate('payments', new PaymentService(app.storage, registry, clock, settings, lifecycle));
-    app.decorate('orders', new OrderService(app.storage, clock));
+    const signedTokens = new SignedTokens(masterKey);
+    const clientTokens = new ClientTokens(signedTokens);
+    app.decorate('signedTokens', signedTokens);
+    const orders = new OrderService(app.storage, clock, clientTokens);
+    app.decorate('clientTokens', clientTokens);
+    app.decorate('fees', new FeeService(orders));
+    app.decorate('payments', new PaymentService(app.storage, registry, clock, settings, lifecycle, orders));
+    app.decorate('orders', orders);
     app.decorate('outbox', outbox);
+    app.decorate('webhooks', webhooks);
     app.decorate('sandbox', sandbox);
     app.decorate('jobHandlers', {
       ...deadlines.handlers(),
+      ...webhooks.handlers(),
       'maintenance.purge-idempotency-keys': async () => {
         await purgeExpiredIdempotencyKeys(app.storage, new Date(clock.now().getTime() - IDEMPOTENCY_WINDOW_MS));
         return { outcome: 'again', at: new Date(clock.now().getTime() + 3_600_000) };

@@ -1,8 +1,12 @@
 import type { PaymentLink } from '../../shared/links.ts';
 import { toMajorUnits } from '../../shared/money.ts';
-import { PAYMENT_OPTIONS } from '../../shared/orders.ts';
+import { PAYMENT_OPTION_IDS, PAYMENT_OPTIONS } from '../../shared/orders.ts';
+import type { VerifyData } from '../../shared/verify.ts';
+import type { SavedCardRow } from '../repositories/payments.ts';
 import type { OrderStatusData } from '../../shared/payments.ts';
 import { formatTimestamp } from '../../shared/timestamps.ts';
+import { currencyId } from '../../shared/currencies.ts';
+import { SYSTEM_USER } from '../../shared/catalogue.ts';
 import type { CreateOrderData } from '../../shared/orders.ts';
 import { computeFee } from '../domain/fees.ts';
 import type { Merchant } from '../domain/merchant.ts';
@@ -15,6 +19,16 @@ import { isFinal, STATUS_NAMES } from '../domain/lifecycle.ts';
 /** How orders and payments look on the wire. Pure functions of stored state; no I/O. */
 const major = (minor: number, currency: string) => toMajorUnits(minor, currency);
 const stamp = (date: Date | null) => (date ? formatTimestamp(date) : null);
+
+/** The gateway's product for checkout payments: `product_id` in the status record, `productName` in verify. */
+export const COLLECTION_PRODUCT = { id: 1, name: 'Collection' } as const;
+
+/** Stored currencies passed `currencyCode`, which admits only codes with an ISO 4217 number. */
+function wireCurrencyId(currency: string): number {
+  const id = currencyId(currency);
+  if (id === undefined) throw new Error(`currency ${currency} has no ISO 4217 number`);
+  return id;
+}
 
 /** The attempt that speaks for the order: the successful one if any, else the latest. */
 export function representativePayment(payments: readonly Payment[]): Payment | undefined {
@@ -48,13 +62,14 @@ export function presentStatus(order: Order, payment: Payment | undefined): { isF
   const data: OrderStatusData = {
     payment_reference: payment?.reference ?? null,
     order_reference: order.reference,
-    product_id: null,
+    product_id: COLLECTION_PRODUCT.id,
     subsidiary_id: order.merchantId,
-    wallet_id: null,
+    wallet_id: order.merchantId,
     customer_id: order.customer.id,
     total_charged_amount: major(payment?.totalMinor ?? order.amountMinor, currency),
     payment_status: statusId,
-    currency_id: currency,
+    currency_id: wireCurrencyId(currency),
+    currency,
     fee: major(payment?.feeMinor ?? 0, currency),
     subsidiary_fee: major(payment?.subsidiaryFeeMinor ?? 0, currency),
     customer_fee: major(payment?.customerFeeMinor ?? 0, currency),
@@ -67,8 +82,8 @@ export function presentStatus(order: Order, payment: Payment | undefined): { isF
     remarks: payment?.remarks ?? null,
     parent_transaction_id: null,
     id: order.id,
-    created_by: null,
-    updated_by: null,
+    created_by: SYSTEM_USER,
+    updated_by: SYSTEM_USER,
     deleted_by: null,
     date_created: formatTimestamp(order.createdAt),
     date_updated: stamp(payment?.updatedAt ?? order.updatedAt),
@@ -82,13 +97,34 @@ export function presentStatus(order: Order, payment: Payment | undefined): { isF
   return { isFinal: payment ? isFinal(payment.statusId) : false, requery: payment?.responseCode === '91', data };
 }
 
-export function presentVerify(order: Order, payments: readonly Payment[], merchant: Merchant, paymentLink: PaymentLink | null) {
+/** The customer as verify shows it: the gateway's members (`customerId`, `emailAddress`, ...) beside the create answer's. */
+function presentVerifiedCustomer(order: Order) {
+  const { id, email, firstName, lastName, mobile, country } = order.customer;
+  return { customerId: id, firstName, lastName, emailAddress: email, mobileNumber: mobile, countryShortName: country, email, mobile, country };
+}
+
+/** `MM/YY` as the gateway splits it: two-digit month, two-digit year. */
+function expiryParts(expiry: string | null): { month: string | null; year: string | null } {
+  const match = expiry ? /^(\d{2})\/(\d{2})$/.exec(expiry) : null;
+  return { month: match?.[1] ?? null, year: match?.[2] ?? null };
+}
+
+export function presentVerify(
+  order: Order,
+  payments: readonly Payment[],
+  merchant: Merchant,
+  paymentLink: PaymentLink | null,
+  savedCards: readonly SavedCardRow[],
+): VerifyData {
   const payment = representativePayment(payments);
   const currency = order.currency;
   const statusId = order.statusId;
+  const savedToken = (each: Payment) =>
+    savedCards.find((card) => card.first6 === each.cardFirst6 && card.last4 === each.cardLast4 && card.expiry === each.cardExpiry)?.token ?? null;
   return {
     orderReference: order.reference,
     paymentReference: payment?.reference ?? null,
+    productName: COLLECTION_PRODUCT.name,
     totalAmountCharged: major(payment?.totalMinor ?? order.amountMinor, currency),
     amount: major(order.amountMinor, currency),
     statusId,
@@ -98,7 +134,12 @@ export function presentVerify(order: Order, payments: readonly Payment[], mercha
     paymentResponseMessage: payment?.responseMessage ?? null,
     narration: order.description,
     remarks: payment?.remarks ?? null,
+    currencyId: wireCurrencyId(currency),
     currencyName: currency,
+    paymentLinkId: paymentLink?.id ?? null,
+    paymentLinkReference: paymentLink?.reference ?? null,
+    recurringPaymentId: null,
+    recurringPaymentReference: null,
     fee: major(payment?.feeMinor ?? 0, currency),
     feeRate: payment?.feeRate ?? 0,
     subsidiaryFee: major(payment?.subsidiaryFeeMinor ?? 0, currency),
@@ -108,29 +149,47 @@ export function presentVerify(order: Order, payments: readonly Payment[], mercha
     datePaymentConfirmed: stamp(payment?.confirmedAt ?? null),
     orderPayments: payments.map((each) => ({
       ...presentOrderPayment(order, each),
+      paymentOptionId: PAYMENT_OPTION_IDS[each.option],
       paymentOption: each.option,
+      status: STATUS_NAMES[each.statusId],
+      responseCode: each.responseCode,
+      responseMessage: each.responseMessage,
       dateCreated: formatTimestamp(each.createdAt),
+      dateUpdated: formatTimestamp(each.updatedAt),
       datePaymentConfirmed: stamp(each.confirmedAt),
       amountReceived: each.option === 'bank-transfer' ? major(each.receivedMinor, currency) : null,
       excessAmount: each.option === 'bank-transfer' ? major(each.excessMinor, currency) : null,
     })),
-    customer: presentCustomer(order),
+    customer: presentVerifiedCustomer(order),
     cardDetails: payments
       .filter((each) => each.cardLast4)
-      .map((each) => ({
-        cardType: each.cardBrand,
-        cardFirstSixDigits: each.cardFirst6,
-        cardLastFourDigits: each.cardLast4,
-        cardExpiry: each.cardExpiry,
-        orderPaymentReference: each.reference,
-      })),
+      .map((each) => {
+        const expiry = expiryParts(each.cardExpiry);
+        return {
+          orderPaymentId: each.id,
+          status: each.statusId === 5,
+          country: null,
+          cardToken: savedToken(each),
+          cardExpiryMonth: expiry.month,
+          cardExpiryYear: expiry.year,
+          cardType: each.cardBrand,
+          cardIssuer: null,
+          cardFirstSixDigits: each.cardFirst6,
+          cardLastFourDigits: each.cardLast4,
+          dateCreated: formatTimestamp(each.createdAt),
+          appEnvironmentId: order.mode === 'test' ? (1 as const) : (2 as const),
+          cardExpiry: each.cardExpiry,
+          orderPaymentReference: each.reference,
+        };
+      }),
     paymentLink,
     subsidiary: { id: merchant.id, name: merchant.name },
+    orderOrigin: order.createdBy,
   };
 }
 
 /** The create-order answer's data (protocol.md 4.2): the order, its merchant and customer, options and saved cards. */
-export function presentCreatedOrder({ order, merchant, link, savedCards }: CreatedOrder): CreateOrderData {
+export function presentCreatedOrder({ order, merchant, link, savedCards, canSaveCard, clientToken }: CreatedOrder): CreateOrderData {
   const quote = computeFee(order.feeRules, 'C', order.currency, order.amountMinor);
   const major = (minor: number) => toMajorUnits(minor, order.currency);
   return {
@@ -155,6 +214,8 @@ export function presentCreatedOrder({ order, merchant, link, savedCards }: Creat
     payment: { code: null, source: null, selectedOption: null, accountNumber: null, bankProviderName: null },
     otherPaymentOptions: paymentOptionsFor(order.currency),
     savedCards: savedCards.map((card) => ({ token: card.token, brand: card.brand, first6: card.first6, last4: card.last4, expiry: card.expiry })),
+    canSaveCard,
+    clientToken: clientToken ? { token: clientToken.token, expiresAt: formatTimestamp(clientToken.expiresAt) } : null,
     subsidiaryOrderSummary: {
       orderName: `${merchant.name} Order ${order.reference}`,
       totalAmount: major(order.amountMinor),

@@ -62,3 +62,47 @@ export async function findLinkById(db: Queryable, merchantId: number, id: number
 export async function countLinkUse(db: Queryable, id: number): Promise<void> {
   await db.query('UPDATE payment_links SET uses = uses + 1 WHERE id = $1', [id]);
 }
+
+/**
+ * Takes the link's row lock for the rest of the transaction and reads it, with its payments taken: those approved and
+ * those under way (processing, awaiting 3-D Secure, an open transfer account) on orders other than `exceptOrderId`.
+ */
+export async function lockLinkTaken(db: Queryable, id: number, exceptOrderId: number): Promise<{ link: StoredLink; taken: number } | undefined> {
+  const [row] = await db.query<LinkRow>('SELECT * FROM payment_links WHERE id = $1 FOR UPDATE', [id]);
+  if (!row) return undefined;
+  const [open] = await db.query<{ count: number | string }>(
+    `SELECT count(*) AS count FROM order_payments p JOIN orders o ON o.id = p.order_id
+     WHERE o.payment_link_id = $1 AND o.id <> $2 AND p.status_id = 2`,
+    [id, exceptOrderId],
+  );
+  return { link: toLink(row), taken: row.uses + Number(open?.count ?? 0) };
+}
+
+/** A merchant's links in one mode, newest first, one page of them, with how many there are in all. */
+export async function listLinks(db: Queryable, merchantId: number, mode: Mode, limit: number, offset: number): Promise<{ links: StoredLink[]; total: number }> {
+  const rows = await db.query<LinkRow>(
+    'SELECT * FROM payment_links WHERE merchant_id = $1 AND mode = $2 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4',
+    [merchantId, mode, limit, offset],
+  );
+  const [count] = await db.query<{ total: number }>('SELECT count(*)::integer AS total FROM payment_links WHERE merchant_id = $1 AND mode = $2', [merchantId, mode]);
+  return { links: rows.map(toLink), total: count?.total ?? 0 };
+}
+
+export type LinkChanges = Partial<Pick<StoredLink, 'name' | 'description' | 'paymentType' | 'authOption' | 'amountMinor' | 'mobile' | 'backgroundImage' | 'website' | 'payerLimit' | 'isActive'>>;
+
+const COLUMNS: Record<keyof LinkChanges, string> = {
+  name: 'name', description: 'description', paymentType: 'payment_type', authOption: 'auth_option', amountMinor: 'amount_minor',
+  mobile: 'mobile', backgroundImage: 'background_image', website: 'website', payerLimit: 'payer_limit', isActive: 'is_active',
+};
+
+/** Changes the given columns of one of the merchant's links in a mode; undefined when there is no such link. */
+export async function updateLink(db: Queryable, merchantId: number, mode: Mode, id: number, changes: LinkChanges): Promise<StoredLink | undefined> {
+  const entries = (Object.keys(changes) as (keyof LinkChanges)[]).filter((key) => changes[key] !== undefined);
+  const assignments = entries.map((key, index) => `${COLUMNS[key]} = $${index + 4}`);
+  const [row] = await db.query<LinkRow>(
+    `UPDATE payment_links SET ${assignments.length > 0 ? assignments.join(', ') : 'id = id'}
+     WHERE merchant_id = $1 AND mode = $2 AND id = $3 RETURNING *`,
+    [merchantId, mode, id, ...entries.map((key) => changes[key])],
+  );
+  return row && toLink(row);
+}

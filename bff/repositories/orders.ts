@@ -1,6 +1,6 @@
 import type { FeeRule } from '../domain/fees.ts';
 import type { Mode } from '../domain/merchant.ts';
-import type { Customer, Order } from '../domain/order.ts';
+import type { Customer, Order, OrderOrigin } from '../domain/order.ts';
 import type { StatusId } from '../domain/lifecycle.ts';
 import type { Queryable } from '../storage/storage.ts';
 
@@ -8,8 +8,8 @@ type OrderRow = {
   id: number; merchant_id: number; mode: Mode; reference: string; processor_reference: string; amount_minor: number;
   currency: string; description: string | null; items: { name: string; amountMinor: number }[]; redirect_url: string | null;
   payment_link_id: number | null; frequency_id: number | null; number_of_payments: number | null; auth_option: 'AUTH' | 'NOAUTH';
-  fee_rules: FeeRule[]; status_id: StatusId; created_at: Date; updated_at: Date;
-  customer_id: number; email: string; first_name: string; last_name: string; mobile: string | null; country: string | null;
+  fee_rules: FeeRule[]; status_id: StatusId; created_at: Date; updated_at: Date; created_by: OrderOrigin; shopper_id: number | null;
+  customer_id: number; email: string | null; first_name: string; last_name: string; mobile: string | null; country: string | null;
 };
 
 const SELECT_ORDER = `SELECT o.*, c.email, c.first_name, c.last_name, c.mobile, c.country
@@ -22,44 +22,48 @@ function toOrder(row: OrderRow): Order {
     amountMinor: row.amount_minor, currency: row.currency, description: row.description, items: row.items, redirectUrl: row.redirect_url,
     paymentLinkId: row.payment_link_id, frequencyId: row.frequency_id, numberOfPayments: row.number_of_payments, authOption: row.auth_option,
     feeRules: row.fee_rules, statusId: row.status_id, createdAt: row.created_at, updatedAt: row.updated_at,
+    createdBy: row.created_by, shopperId: row.shopper_id,
   };
 }
 
-export async function upsertCustomer(db: Queryable, merchantId: number, mode: Mode, customer: Omit<Customer, 'id'>, now: Date): Promise<Customer> {
+/** The customer details of one order, kept as they were given: a later order with the same e-mail never changes them. */
+export async function insertCustomer(db: Queryable, merchantId: number, mode: Mode, customer: Omit<Customer, 'id'>, now: Date): Promise<Customer> {
   const [row] = await db.query<{ id: number }>(
     `INSERT INTO customers (merchant_id, mode, email, first_name, last_name, mobile, country, created_at)
-     VALUES ($1, $2, lower($3), $4, $5, $6, $7, $8)
-     ON CONFLICT (merchant_id, mode, email) DO UPDATE
-       SET first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
-           mobile = COALESCE(EXCLUDED.mobile, customers.mobile), country = COALESCE(EXCLUDED.country, customers.country)
-     RETURNING id`,
+     VALUES ($1, $2, lower($3), $4, $5, $6, $7, $8) RETURNING id`,
     [merchantId, mode, customer.email, customer.firstName, customer.lastName, customer.mobile, customer.country, now],
   );
-  return { ...customer, email: customer.email.toLowerCase(), id: row!.id };
+  return { ...customer, email: customer.email?.toLowerCase() ?? null, id: row!.id };
 }
 
 export type NewOrder = Omit<Order, 'id' | 'customer' | 'statusId' | 'createdAt' | 'updatedAt'> & { customerId: number; paymentMeta: unknown };
 
 /**
- * Inserts the order, or returns undefined when the merchant already used this reference. Times come from the
+ * Inserts the order, or returns undefined when this reference is already used by an order of the same origin. Times come from the
  * app's clock (never the database's), so an order and its payments share one timeline.
  */
 export async function insertOrder(db: Queryable, order: NewOrder, now: Date): Promise<number | undefined> {
   const [row] = await db.query<{ id: number }>(
     `INSERT INTO orders (merchant_id, mode, reference, processor_reference, customer_id, amount_minor, currency, description, items,
-       redirect_url, payment_link_id, frequency_id, number_of_payments, auth_option, fee_rules, payment_meta, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)
-     ON CONFLICT (merchant_id, mode, reference) DO NOTHING RETURNING id`,
+       redirect_url, payment_link_id, frequency_id, number_of_payments, auth_option, fee_rules, payment_meta, created_at, updated_at,
+       created_by, shopper_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18, $19)
+     ON CONFLICT (merchant_id, mode, created_by, reference) DO NOTHING RETURNING id`,
     [order.merchantId, order.mode, order.reference, order.processorReference, order.customerId, order.amountMinor, order.currency,
       order.description, JSON.stringify(order.items), order.redirectUrl, order.paymentLinkId, order.frequencyId, order.numberOfPayments,
-      order.authOption, JSON.stringify(order.feeRules), order.paymentMeta === undefined ? null : JSON.stringify(order.paymentMeta), now],
+      order.authOption, JSON.stringify(order.feeRules), order.paymentMeta === undefined ? null : JSON.stringify(order.paymentMeta), now,
+      order.createdBy, order.shopperId],
   );
   return row?.id;
 }
 
-export async function findOrder(db: Queryable, merchantId: number, mode: Mode, reference: string): Promise<Order | undefined> {
-  const [row] = await db.query<OrderRow>(`${SELECT_ORDER} WHERE o.merchant_id = $1 AND o.mode = $2 AND o.reference = $3`, [merchantId, mode, reference]);
-  return row && toOrder(row);
+/** The orders under a merchant's reference: at most one per origin, the server's first. */
+export async function findOrders(db: Queryable, merchantId: number, mode: Mode, reference: string): Promise<Order[]> {
+  const rows = await db.query<OrderRow>(
+    `${SELECT_ORDER} WHERE o.merchant_id = $1 AND o.mode = $2 AND o.reference = $3 ORDER BY o.created_by DESC`,
+    [merchantId, mode, reference],
+  );
+  return rows.map(toOrder);
 }
 
 export async function findOrderById(db: Queryable, id: number): Promise<Order | undefined> {
@@ -91,4 +95,14 @@ export async function listEvents(db: Queryable, orderId: number): Promise<{ name
     [orderId],
   );
   return rows.map((row) => ({ name: row.name, source: row.source, detail: row.detail, createdAt: row.created_at }));
+}
+
+/** Names (creating on first use) the customer a merchant's server vouches for, by the merchant's own customer id. */
+export async function upsertShopper(db: Queryable, merchantId: number, mode: Mode, reference: string, now: Date): Promise<number> {
+  const [row] = await db.query<{ id: number }>(
+    `INSERT INTO shoppers (merchant_id, mode, reference, created_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (merchant_id, mode, reference) DO UPDATE SET reference = EXCLUDED.reference RETURNING id`,
+    [merchantId, mode, reference, now],
+  );
+  return row!.id;
 }

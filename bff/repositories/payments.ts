@@ -95,19 +95,20 @@ const COLUMNS: Record<keyof PaymentChanges, string> = {
 
 export type SavedCardRow = { token: string; brand: string; first6: string; last4: string; expiry: string };
 
-export async function saveCard(db: Queryable, customerId: number, card: SavedCardRow, now: Date): Promise<void> {
+/** Saved cards belong to a shopper: a customer the merchant's server vouched for, never an e-mail address. */
+export async function saveCard(db: Queryable, shopperId: number, card: SavedCardRow, now: Date): Promise<void> {
   await db.query(
-    `INSERT INTO saved_cards (customer_id, token, brand, first6, last4, expiry, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (customer_id, first6, last4, expiry) DO UPDATE SET token = EXCLUDED.token`,
-    [customerId, card.token, card.brand, card.first6, card.last4, card.expiry, now],
+    `INSERT INTO saved_cards (shopper_id, token, brand, first6, last4, expiry, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (shopper_id, first6, last4, expiry) DO UPDATE SET token = EXCLUDED.token`,
+    [shopperId, card.token, card.brand, card.first6, card.last4, card.expiry, now],
   );
 }
 
-export async function listSavedCards(db: Queryable, customerId: number): Promise<SavedCardRow[]> {
-  return db.query<SavedCardRow>('SELECT token, brand, first6, last4, expiry FROM saved_cards WHERE customer_id = $1 ORDER BY id DESC', [customerId]);
+export async function listSavedCards(db: Queryable, shopperId: number): Promise<SavedCardRow[]> {
+  return db.query<SavedCardRow>('SELECT token, brand, first6, last4, expiry FROM saved_cards WHERE shopper_id = $1 ORDER BY id DESC', [shopperId]);
 }
 
-export async function findSavedCard(db: Queryable, customerId: number, token: string): Promise<SavedCardRow | undefined> {
-  const [row] = await db.query<SavedCardRow>('SELECT token, brand, first6, last4, expiry FROM saved_cards WHERE customer_id = $1 AND token = $2', [customerId, token]);
+export async function findSavedCard(db: Queryable, shopperId: number, token: string): Promise<SavedCardRow | undefined> {
+  const [row] = await db.query<SavedCardRow>('SELECT token, brand, first6, last4, expiry FROM saved_cards WHERE shopper_id = $1 AND token = $2', [shopperId, token]);
   return row;
 }

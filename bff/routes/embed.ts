@@ -35,6 +35,12 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
     },
     async (request) => {
       const caller = callerOf(request);
+      // A page is public: a secret key in it (the embed's `api-key` attribute) is already exposed, and must not open a checkout.
+      if (caller.kind === 'secret') {
+        throw forbidden(
+          'A secret key was sent from a web page. Use your publishable key (pk_…) in the embed, keep the secret key on your server, and rotate it (npm run merchant -- rotate-keys): anyone who viewed the page can read it.',
+        );
+      }
       const origin = request.headers.origin;
       if (!origin) throw invalid('The Origin header is required.');
       const parentOrigin = normaliseOrigin(origin);
@@ -48,8 +54,10 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       if (!parentOrigin || !isOriginAllowed(parentOrigin, caller.merchant, caller.mode)) {
         throw forbidden(`The origin ${origin.slice(0, 200)} is not allowed to embed this merchant's checkout.`);
       }
-      const expiresAt = app.clock.now().getTime() + FRAME_SESSION_HOURS * 3_600_000;
-      const token = tokens.sign({ merchantId: caller.merchant.id, mode: caller.mode, origin: parentOrigin, expiresAt });
+      const now = app.clock.now();
+      // Whole seconds, as the token's `exp` keeps it.
+      const expiresAt = Math.floor(now.getTime() / 1000) * 1000 + FRAME_SESSION_HOURS * 3_600_000;
+      const token = await tokens.sign({ merchantId: caller.merchant.id, mode: caller.mode, origin: parentOrigin, expiresAt }, now);
       return {
         status: 'success' as const,
         statusCode: '00',
@@ -65,7 +73,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
     async (request, reply) => {
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-language');
       const locale = localeFrom(request.headers['accept-language']);
-      const claims = tokens.verify(request.params.token, app.clock.now());
+      const claims = await tokens.verify(request.params.token, app.clock.now());
       const merchant = claims && (await app.merchants.find(claims.merchantId));
       if (!claims || !merchant || merchant.disabled) {
         return reply.code(403).send(say(locale.t.frameExpired, locale));

@@ -5,7 +5,7 @@ import { errorEnvelopeSchema } from '../../shared/envelope.ts';
 import { trackEventPlainSchema, trackEventResponseSchema } from '../../shared/events.ts';
 import { createOrderPlainSchema, createOrderResponseSchema, referencePlainSchema } from '../../shared/orders.ts';
 import { orderStatusResponseSchema } from '../../shared/payments.ts';
-import { verifyResponseSchema } from '../../shared/verify.ts';
+import { verifyRequestSchema, verifyResponseSchema } from '../../shared/verify.ts';
 import { callerOf } from '../plugins/auth.ts';
 import { presentCreatedOrder, presentStatus, presentVerify, representativePayment } from '../presenters/orders.ts';
 
@@ -89,16 +89,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { auth: 'secret' },
       schema: {
         summary: 'Verify order (server side, secret key)',
-        description: 'What a merchant server calls before fulfilling an order. Plain body.',
+        description: `What a merchant server calls before fulfilling an order: \`{"reference"}\` in the clear, or encrypted in \`data\`. ${encrypted(referencePlainSchema)}`,
         tags: ['Orders'],
         security,
-        body: referencePlainSchema,
+        body: verifyRequestSchema,
         response: { 200: verifyResponseSchema, ...errors },
       },
     },
     async (request) => {
-      const { order, payments, merchant, link } = await app.orders.verify(callerOf(request), request.body.reference);
-      const data = presentVerify(order, payments, merchant, link ? app.links.present(link, merchant) : null);
+      const reference = request.body.data === undefined ? request.body.reference! : (await request.decryptPayload(referencePlainSchema)).reference;
+      const { order, payments, merchant, link, savedCards } = await app.orders.verify(callerOf(request), reference);
+      const data = presentVerify(order, payments, merchant, link ? app.links.present(link, merchant) : null, savedCards);
       return { status: 'success' as const, statusCode: '00', message: 'Order details fetched successfully', data };
     },
   );

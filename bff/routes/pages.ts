@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { toMajorUnits, toMinorUnits } from '../../shared/money.ts';
+import { maximumAmountMinor, toMajorUnits, toMinorUnits } from '../../shared/money.ts';
 import { createOrderPlainSchema, type CreateOrderPlain } from '../../shared/orders.ts';
 import { isAppError } from '../errors.ts';
 import { messagePage, say } from '../pages/authentication.ts';
@@ -136,7 +136,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
           amount: toMajorUnits(order.amountMinor, order.currency),
           'customer-first-name': order.customer.firstName,
           'customer-last-name': order.customer.lastName,
-          'customer-email': order.customer.email,
+          'customer-email': order.customer.email ?? '',
           'customer-mobile': order.customer.mobile ?? '',
         }
       : {};
@@ -248,7 +248,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       if (link.amountMinor === null) {
         const amount = parseAmount(values.amount, locale);
         amountMinor = amount === undefined ? null : (toMinorUnits(amount, link.currency) ?? null);
-        if (amountMinor === null || amountMinor <= 0) errors.amount = messages.amount(link.currency);
+        if (amountMinor === null || amountMinor <= 0 || amountMinor > maximumAmountMinor(link.currency)) errors.amount = messages.amount(link.currency);
       }
       if (values.mobile && !/^\+?[0-9 ()-]{7,20}$/.test(values.mobile)) errors.mobile = messages.mobile;
       // The order is checked by the API's own schema, so the checkout can later ask for the same order.
@@ -286,10 +286,16 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
     },
   );
 
-  /** The order `reference` if a customer started it from this link (this merchant, this mode, this link). */
+  /**
+   * The order `reference` if a customer started it from this link's page (this merchant, this mode, this link).
+   * The page shows the order's customer details, so only the references the page itself made are taken: 96
+   * random bits, the order's own capability. An order the merchant made on the link under its own reference
+   * (`ORDER-1042`, guessable) is never shown here.
+   */
   async function orderOfLink(reference: string, link: StoredLink, merchant: Merchant): Promise<Order | undefined> {
+    if (!LINK_ORDER.test(reference)) return undefined;
     try {
-      const order = await app.orders.findOwn({ merchant, mode: link.mode, kind: 'publishable' }, reference);
+      const order = await app.orders.resolve({ merchant, mode: link.mode, kind: 'publishable' }, reference);
       return order.paymentLinkId === link.id ? order : undefined;
     } catch (error) {
       // Not found is an answer; a storage failure is not, and gets the error page, not "Order not found".

@@ -12,7 +12,8 @@ import { acceptHtmlForms } from './html-forms.ts';
  * The sandbox issuer's hosted 3-D Secure page (the sandbox processor sends the customer here, the way an acquirer
  * sends them to the card issuer's page). The page, its one-time code and its count of wrong codes are the
  * sandbox's; once the customer has answered, the payment service asks the processor for its verdict. The payment
- * reference in the path is 96 random bits: it is the capability to answer for that payment. Plain HTML, no script.
+ * reference in the path is 96 random bits: it is the capability to answer for that payment. Plain HTML; its one
+ * script (bff/pages/pages.js) focuses the code field and, inside a checkout frame, reports the page's height.
  */
 const paramsSchema = z.object({ paymentReference: z.string().regex(/^PAY[0-9A-F]{24}$/, { message: 'is not a payment reference' }) });
 const answerSchema = z.object({ action: z.enum(['approve', 'fail']).default('approve'), code: z.string().max(12).default('') });
@@ -32,9 +33,21 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     };
   };
 
+  /**
+   * The merchant page whose checkout frame shows this page: the order returns to the frame's own address
+   * (`/checkout/frame/{token}`), whose signed token names that page's origin. The page's script reports its height
+   * to exactly that origin, so the frame grows with it; a hosted (unframed) checkout has none.
+   */
+  const framingOrigin = async (order: Order): Promise<string | undefined> => {
+    const token = order.redirectUrl && /^\/checkout\/frame\/([\w-]+\.[\w-]+\.[\w-]+)$/.exec(new URL(order.redirectUrl).pathname)?.[1];
+    const claims = token ? await app.frameTokens.verify(token, app.clock.now()) : undefined;
+    return claims && claims.merchantId === order.merchantId ? claims.origin : undefined;
+  };
+
   const renderPage = async (payment: Payment, order: Order, locale: PageLocale, error?: string) => {
     const merchant = await app.merchants.find(order.merchantId);
     return authenticationPage({
+      parentOrigin: await framingOrigin(order),
       merchantName: merchant?.name ?? '',
       amountMinor: payment.totalMinor,
       currency: order.currency,
@@ -77,8 +90,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const { payment, order } = found;
       reply.pagePolicy(await policyFor(order, payment));
       const back = { href: app.payments.returnUrl(order, payment), label: locale.t.returnToMerchant };
-      if (expired(payment)) return reply.send(say(locale.t.authenticationExpired, locale, back));
-      if (payment.stage !== 'authentication' || challenge.passed !== null) return reply.send(say(locale.t.authenticationFinished, locale, back));
+      const parentOrigin = await framingOrigin(order);
+      if (expired(payment)) return reply.send(say(locale.t.authenticationExpired, locale, back, parentOrigin));
+      if (payment.stage !== 'authentication' || challenge.passed !== null) return reply.send(say(locale.t.authenticationFinished, locale, back, parentOrigin));
       const error = challenge.wrongCodes > 0 ? locale.t.authentication.wrongCode(MAX_AUTH_ATTEMPTS - challenge.wrongCodes) : undefined;
       return reply.send(await renderPage(payment, order, locale, error));
     },

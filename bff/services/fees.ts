@@ -1,10 +1,9 @@
 import type { FeePlain, FeeQuote } from '../../shared/fees.ts';
-import { toMajorUnits, toMinorUnits } from '../../shared/money.ts';
+import { maximumAmountMinor, toMajorUnits, toMinorUnits } from '../../shared/money.ts';
 import { computeFee, DEFAULT_FEE_RULES, feeRulesSchema, type FeeBreakdown, type FeeRule } from '../domain/fees.ts';
 import type { Caller, Merchant } from '../domain/merchant.ts';
-import { invalid, notFound } from '../errors.ts';
-import * as orders from '../repositories/orders.ts';
-import type { Storage } from '../storage/storage.ts';
+import { invalid } from '../errors.ts';
+import type { OrderService } from './orders.ts';
 
 /** The merchant's own rules, or the sandbox defaults when none are set. */
 export function merchantFeeRules(merchant: Merchant): FeeRule[] {
@@ -12,9 +11,12 @@ export function merchantFeeRules(merchant: Merchant): FeeRule[] {
   return parsed.success && parsed.data.length > 0 ? parsed.data : DEFAULT_FEE_RULES;
 }
 
+/** An amount from a client in minor units: more decimals than the currency has, or more than its maximum, is VAL400. */
 export function amountInMinorUnits(amount: number, currency: string, field: string): number {
   const minor = toMinorUnits(amount, currency);
   if (minor === undefined || minor <= 0) throw invalid(`The ${field} field has more decimal places than ${currency} allows.`);
+  const maximum = maximumAmountMinor(currency);
+  if (minor > maximum) throw invalid(`The ${field} field must be at most ${toMajorUnits(maximum, currency)} ${currency}.`);
   return minor;
 }
 
@@ -33,7 +35,7 @@ export function presentQuote(breakdown: FeeBreakdown, amountMinor: number, curre
 }
 
 export class FeeService {
-  constructor(private readonly storage: Storage) {}
+  constructor(private readonly orders: OrderService) {}
 
   /**
    * With an order reference the quote uses the fee rules the order was created under, which are the rules its
@@ -41,8 +43,7 @@ export class FeeService {
    */
   async quote(caller: Caller, request: FeePlain): Promise<FeeQuote> {
     if (request.reference) {
-      const order = await orders.findOrder(this.storage, caller.merchant.id, caller.mode, request.reference);
-      if (!order) throw notFound(`No order with reference ${request.reference} exists for this merchant.`);
+      const order = await this.orders.resolve(caller, request.reference);
       if (amountInMinorUnits(request.amount, order.currency, 'amount') !== order.amountMinor) {
         throw invalid('The amount field must equal the order amount when a reference is given.');
       }

@@ -80,9 +80,9 @@ export class PaymentLifecycle {
     } else if (event.type === 'transfer-opened') {
       await enqueue(tx, { kind: 'payment.expire-transfer', payload: { paymentId: payment.id } }, event.expiresAt, now);
     } else if (event.type === 'approved') {
-      if (moved.saveCard && moved.cardFirst6 && moved.cardLast4 && moved.cardExpiry && event.cardToken) {
+      if (moved.saveCard && order.shopperId !== null && moved.cardFirst6 && moved.cardLast4 && moved.cardExpiry && event.cardToken) {
         const card = { token: event.cardToken, brand: moved.cardBrand ?? 'unknown', first6: moved.cardFirst6, last4: moved.cardLast4, expiry: moved.cardExpiry };
-        await payments.saveCard(tx, order.customer.id, card, now);
+        await payments.saveCard(tx, order.shopperId, card, now);
       }
       if (order.paymentLinkId !== null) await linkRepository.countLinkUse(tx, order.paymentLinkId);
     }

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { PAYMENT_TYPES, type CreateLinkRequest, type PaymentLink, type Subsidiary } from '../../shared/links.ts';
-import { toMajorUnits, toMinorUnits } from '../../shared/money.ts';
+import { PAYMENT_TYPES, type CreateLinkRequest, type EditLinkRequest, type PaymentLink, type Subsidiary } from '../../shared/links.ts';
+import { toMajorUnits } from '../../shared/money.ts';
 import { formatTimestamp } from '../../shared/timestamps.ts';
 import { randomAlphanumeric } from '../crypto/api-keys.ts';
-import { invalid } from '../errors.ts';
+import { notFound } from '../errors.ts';
+import { amountInMinorUnits } from './fees.ts';
 import type { Caller, Merchant } from '../domain/merchant.ts';
 import * as links from '../repositories/links.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -18,6 +19,14 @@ export function toSubsidiary(merchant: Merchant): Subsidiary {
   };
 }
 
+const notFoundLink = (id: number) => notFound(`No payment link with id ${id} exists for this merchant.`);
+
+/** A link's fixed amount in minor units, refused when it has more decimals than the currency allows. */
+/** A link's amount in minor units: no more decimals than the currency has, and within its documented maximum. */
+function linkAmount(amount: number, currency: string): number {
+  return amountInMinorUnits(amount, currency, 'Amount');
+}
+
 export class LinkService {
   constructor(
     private readonly storage: Storage,
@@ -25,14 +34,7 @@ export class LinkService {
   ) {}
 
   async create(caller: Caller, request: CreateLinkRequest): Promise<{ paymentLink: PaymentLink; subsidiary: Subsidiary }> {
-    let amountMinor: number | null = null;
-    if (request.Amount !== undefined) {
-      const minor = toMinorUnits(request.Amount, request.Currency);
-      if (minor === undefined || minor <= 0) {
-        throw invalid(`The Amount field has more decimal places than ${request.Currency} allows.`);
-      }
-      amountMinor = minor;
-    }
+    const amountMinor = request.Amount === undefined ? null : linkAmount(request.Amount, request.Currency);
     const stored = await links.insertLink(this.storage, {
       merchantId: caller.merchant.id,
       mode: caller.mode,
@@ -51,6 +53,42 @@ export class LinkService {
       payerLimit: request.Limit ?? 0,
     });
     return { paymentLink: this.present(stored, caller.merchant), subsidiary: toSubsidiary(caller.merchant) };
+  }
+
+  /** One page of the caller's links (this merchant, this mode), newest first. */
+  async list(caller: Caller, page: number, limit: number) {
+    const { links: found, total } = await links.listLinks(this.storage, caller.merchant.id, caller.mode, limit, (page - 1) * limit);
+    return { links: found, total, page, limit, totalPages: Math.ceil(total / limit) };
+  }
+
+  /** Changes what the request gives; the reference, URL, currency and payments stay. */
+  async edit(caller: Caller, id: number, request: EditLinkRequest): Promise<{ paymentLink: PaymentLink; subsidiary: Subsidiary }> {
+    const current = await this.findOwn(caller, id);
+    const updated = await links.updateLink(this.storage, caller.merchant.id, caller.mode, id, {
+      name: request.Name,
+      description: request.Description,
+      paymentType: request.PaymentType,
+      authOption: request.AuthOption,
+      amountMinor: request.Amount === undefined ? undefined : linkAmount(request.Amount, current.currency),
+      mobile: request.Mobile,
+      backgroundImage: request.BackgroundImage,
+      website: request.Website,
+      payerLimit: request.Limit,
+    });
+    if (!updated) throw notFoundLink(id);
+    return { paymentLink: this.present(updated, caller.merchant), subsidiary: toSubsidiary(caller.merchant) };
+  }
+
+  /** A disabled link's page says so and it takes no new orders; activating it restores both. */
+  async setActive(caller: Caller, id: number, active: boolean): Promise<void> {
+    const updated = await links.updateLink(this.storage, caller.merchant.id, caller.mode, id, { isActive: active });
+    if (!updated) throw notFoundLink(id);
+  }
+
+  private async findOwn(caller: Caller, id: number): Promise<links.StoredLink> {
+    const link = await links.findLinkById(this.storage, caller.merchant.id, id);
+    if (!link || link.mode !== caller.mode) throw notFoundLink(id);
+    return link;
   }
 
   findByReference(reference: string): Promise<links.StoredLink | undefined> {
@@ -78,12 +116,14 @@ export class LinkService {
       paymentLinkUrl: this.linkUrl(link.reference),
       appEnvironmentId: link.mode === 'test' ? 1 : 2,
       paymentLinkType: PAYMENT_TYPES[link.paymentType],
-      paymentLinkCode: link.code,
+      paymentLinkCode: link.paymentType,
       description: link.description,
       authOption: link.authOption,
       website: link.website,
       backgroundImage: link.backgroundImage,
       mobile: link.mobile,
+      supportCode: link.code,
+      paymentCount: link.uses,
     };
   }
 }

@@ -6,6 +6,7 @@ import { seal } from '../crypto/sealed.ts';
 import type { Caller, Merchant } from '../domain/merchant.ts';
 import * as merchants from '../repositories/merchants.ts';
 import type { Storage } from '../storage/storage.ts';
+import type { MerchantCache } from './merchant-cache.ts';
 
 export { LEGACY_KEY_ALGORITHM };
 
@@ -27,6 +28,7 @@ export class MerchantService {
   constructor(
     private readonly storage: Storage,
     private readonly masterKey: Buffer,
+    private readonly cache: MerchantCache,
   ) {}
 
   async create(profile: MerchantProfile, mode: Mode = 'test'): Promise<IssuedKeys> {
@@ -49,19 +51,23 @@ export class MerchantService {
   /** Replaces a mode's API keys and encryption key pair; the old ones stop working at once. */
   async rotateKeys(merchantId: number, mode: Mode): Promise<IssuedKeys | undefined> {
     const material = await this.prepareKeys(mode);
-    return this.storage.transaction(async (tx) => {
+    const issued = await this.storage.transaction(async (tx) => {
       const merchant = await merchants.findMerchant(tx, merchantId);
       if (!merchant) return undefined;
       await merchants.revokeApiKeys(tx, merchantId, mode);
       await merchants.retireEncryptionKeys(tx, merchantId, mode);
       return this.storeKeys(tx, merchant, mode, material);
     });
+    this.cache.changed(merchantId);
+    return issued;
   }
 
   /** Replaces the web origins allowed to embed the merchant's checkout (normalised to scheme://host[:port]). */
   async setAllowedOrigins(merchantId: number, origins: readonly string[]): Promise<Merchant | undefined> {
     const normalised = [...new Set(origins.map((origin) => new URL(origin).origin))];
-    return merchants.updateAllowedOrigins(this.storage, merchantId, normalised);
+    const updated = await merchants.updateAllowedOrigins(this.storage, merchantId, normalised);
+    this.cache.changed(merchantId);
+    return updated;
   }
 
   list(): Promise<Merchant[]> {
@@ -97,7 +103,7 @@ export class MerchantService {
   async authenticate(key: string): Promise<Caller | undefined> {
     const parsed = parseApiKey(key);
     if (!parsed) return undefined;
-    const stored = await merchants.findApiKey(this.storage, parsed.lookup);
+    const stored = await this.cache.read(`api-key:${parsed.lookup}`, () => merchants.findApiKey(this.storage, parsed.lookup), (found) => found.merchant.id);
     if (!stored || !keyMatches(key, stored.digest)) return undefined;
     return { merchant: stored.merchant, mode: stored.mode, kind: stored.kind };
   }

@@ -7,8 +7,10 @@ import { scrubMetadata } from '../../shared/metadata.ts';
 import { randomAlphanumeric } from '../crypto/api-keys.ts';
 import type { Caller } from '../domain/merchant.ts';
 import type { Merchant } from '../domain/merchant.ts';
-import type { Order, Payment } from '../domain/order.ts';
-import { conflict, invalid, notFound } from '../errors.ts';
+import type { Order, OrderOrigin, Payment } from '../domain/order.ts';
+import type { ClientTokens } from '../crypto/client-tokens.ts';
+import { linkCapacity } from '../domain/links.ts';
+import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
 import * as payments from '../repositories/payments.ts';
@@ -17,19 +19,38 @@ import { amountInMinorUnits, merchantFeeRules } from './fees.ts';
 import type { Clock } from './clock.ts';
 
 /** A created (or found again) order with what its answer shows: the link and the customer's saved cards. */
-export type CreatedOrder = { order: Order; merchant: Merchant; link: linkRepository.StoredLink | null; savedCards: payments.SavedCardRow[] };
+export type CreatedOrder = {
+  order: Order;
+  merchant: Merchant;
+  link: linkRepository.StoredLink | null;
+  savedCards: payments.SavedCardRow[];
+  /** The order may save the card it is paid with: the customer is one the merchant vouched for. */
+  canSaveCard: boolean;
+  /** For the merchant's server only: the token that lets its checkout page see and pay this order. */
+  clientToken: { token: string; expiresAt: Date } | undefined;
+};
 
 /** An order with everything verify (and webhooks) show of it. */
-export type VerifiedOrder = { order: Order; payments: Payment[]; merchant: Merchant; link: linkRepository.StoredLink | null };
+export type VerifiedOrder = { order: Order; payments: Payment[]; merchant: Merchant; link: linkRepository.StoredLink | null; savedCards: payments.SavedCardRow[] };
 
 export class OrderService {
   constructor(
     private readonly storage: Storage,
     private readonly clock: Clock,
+    private readonly tokens: ClientTokens,
   ) {}
 
   async create(caller: Caller, plain: CreateOrderPlain): Promise<CreatedOrder> {
     const { merchant, mode } = caller;
+    const reference = plain.order.reference;
+    const origin: OrderOrigin = caller.kind === 'secret' ? 'server' : 'browser';
+    // A browser holding the order's client token is shown the order the merchant's server made: its details stand.
+    if (origin === 'browser' && caller.orderGrant !== undefined) {
+      if (caller.orderGrant !== reference) throw forbidden(`The client token is for another order than ${reference}.`);
+      const order = await this.resolve(caller, reference);
+      return this.answer(caller, order, await this.linkOf(order));
+    }
+
     const currency = plain.order.currency;
     const amountMinor = amountInMinorUnits(plain.order.amount, currency, 'order.amount');
     const items = (plain.order.items ?? [{ name: 'Summary', amount: plain.order.amount }]).map((item, index) => ({
@@ -48,7 +69,7 @@ export class OrderService {
       link = await linkRepository.findLinkById(this.storage, merchant.id, linkId);
       if (!link || link.mode !== mode) throw notFound(`No payment link with id ${linkId} exists for this merchant.`);
       if (!link.isActive) throw conflict('This payment link is no longer active.');
-      if (link.payerLimit > 0 && link.uses >= link.payerLimit) throw conflict('This payment link has reached its limit of payments.');
+      if (link.uses >= linkCapacity(link)) throw conflict('This payment link has reached its limit of payments.');
       if (link.currency !== currency) throw invalid(`The order.currency field must be ${link.currency}, the payment link's currency.`);
       if (link.amountMinor !== null && link.amountMinor !== amountMinor) {
         throw invalid(`The order.amount field must be ${toMajorUnits(link.amountMinor, currency)}, the payment link's amount.`);
@@ -57,11 +78,16 @@ export class OrderService {
       redirectUrl ??= link.website;
     }
 
+    const existing = await orders.findOrders(this.storage, merchant.id, mode, reference);
+    // A browser never takes, nor is shown, a reference the merchant's server made an order under.
+    if (origin === 'browser' && existing.some((order) => order.createdBy === 'server')) {
+      throw conflict(`The order ${reference} was created by the merchant's server; open the checkout with the client token its create answer gave.`);
+    }
     const feeRules = merchantFeeRules(merchant);
     const now = this.clock.now();
     const created = await this.storage.transaction(async (tx) => {
-      const customer = await orders.upsertCustomer(tx, merchant.id, mode, {
-        email: plain.customer.email,
+      const customer = await orders.insertCustomer(tx, merchant.id, mode, {
+        email: plain.customer.email ?? null,
         firstName: plain.customer.firstname,
         lastName: plain.customer.lastname,
         mobile: plain.customer.mobile ?? null,
@@ -70,7 +96,7 @@ export class OrderService {
       const id = await orders.insertOrder(tx, {
         merchantId: merchant.id,
         mode,
-        reference: plain.order.reference,
+        reference,
         processorReference: `CKO${randomAlphanumeric(17).toUpperCase()}`,
         customerId: customer.id,
         amountMinor,
@@ -83,56 +109,104 @@ export class OrderService {
         numberOfPayments: plain.payment?.numberOfPayments ?? null,
         authOption,
         feeRules,
+        createdBy: origin,
+        shopperId: caller.shopper?.id ?? null,
         // Clients put card data in free-form fields; it never reaches storage.
         paymentMeta: plain.paymentMeta === undefined ? undefined : scrubMetadata(plain.paymentMeta),
       }, now);
-      if (id === undefined) return undefined;
+      // The reference is taken (by a request that ran alongside): nothing of this one is kept.
+      if (id === undefined) throw new ReferenceTaken();
       await orders.insertEvent(tx, id, 'order-created', 'system', null, now);
       return orders.findOrderById(tx, id);
+    }).catch((error: unknown) => {
+      if (error instanceof ReferenceTaken) return undefined;
+      throw error;
     });
-    if (created) return this.withSavedCards(caller, created, link ?? null);
+    if (created) return this.answer(caller, created, link ?? null);
 
     // The reference is taken. The same order asked for again (a reload in a new tab, a retry after a lost answer)
     // gets that order back, in its current state; different details under the same reference are refused.
-    const existing = await orders.findOrder(this.storage, merchant.id, mode, plain.order.reference);
+    const taken = (await orders.findOrders(this.storage, merchant.id, mode, reference)).find((order) => order.createdBy === origin);
     const same =
-      existing !== undefined &&
-      existing.amountMinor === amountMinor &&
-      existing.currency === currency &&
-      existing.customer.email.toLowerCase() === plain.customer.email.toLowerCase() &&
-      existing.paymentLinkId === (link?.id ?? null) &&
-      existing.items.length === items.length &&
-      existing.items.every((item, index) => item.name === items[index]?.name && item.amountMinor === items[index]?.amountMinor);
-    if (!same) throw conflict(`An order with reference ${plain.order.reference} already exists for this merchant with other details.`);
-    return this.withSavedCards(caller, existing, link ?? null);
+      taken !== undefined &&
+      taken.amountMinor === amountMinor &&
+      taken.currency === currency &&
+      taken.customer.email === (plain.customer.email?.toLowerCase() ?? null) &&
+      taken.paymentLinkId === (link?.id ?? null) &&
+      taken.shopperId === (caller.shopper?.id ?? null) &&
+      taken.items.length === items.length &&
+      taken.items.every((item, index) => item.name === items[index]?.name && item.amountMinor === items[index]?.amountMinor);
+    if (!same) throw conflict(`An order with reference ${reference} already exists for this merchant with other details.`);
+    return this.answer(caller, taken, link ?? null);
   }
 
-  private async withSavedCards(caller: Caller, order: Order, link: linkRepository.StoredLink | null): Promise<CreatedOrder> {
-    const savedCards = await payments.listSavedCards(this.storage, order.customer.id);
-    return { order, merchant: caller.merchant, link, savedCards };
+  /**
+   * What the create answer shows: the saved cards of the customer the merchant vouched for (a customer session),
+   * never those of whoever typed an e-mail address; and, to the merchant's server, the order's client token.
+   */
+  private async answer(caller: Caller, order: Order, link: linkRepository.StoredLink | null): Promise<CreatedOrder> {
+    const shopper = order.shopperId !== null && caller.shopper?.id === order.shopperId ? order.shopperId : undefined;
+    const savedCards = shopper === undefined ? [] : await payments.listSavedCards(this.storage, shopper);
+    const clientToken =
+      caller.kind === 'secret' && order.createdBy === 'server'
+        ? await this.tokens.signOrder({ merchantId: order.merchantId, mode: order.mode, reference: order.reference }, this.clock.now())
+        : undefined;
+    return { order, merchant: caller.merchant, link, savedCards, canSaveCard: shopper !== undefined, clientToken };
   }
 
-  async findOwn(caller: Caller, reference: string): Promise<Order> {
-    const order = await orders.findOrder(this.storage, caller.merchant.id, caller.mode, reference);
-    if (!order) throw notFound(`No order with reference ${reference} exists for this merchant.`);
-    return order;
+  private async linkOf(order: Order): Promise<linkRepository.StoredLink | null> {
+    if (order.paymentLinkId === null) return null;
+    return (await linkRepository.findLinkById(this.storage, order.merchantId, order.paymentLinkId)) ?? null;
+  }
+
+  /** Names the customer the merchant's server vouches for and signs a session for its checkout. */
+  async openCustomerSession(caller: Caller, customerReference: string): Promise<{ token: string; expiresAt: Date }> {
+    const now = this.clock.now();
+    const shopperId = await orders.upsertShopper(this.storage, caller.merchant.id, caller.mode, customerReference, now);
+    return this.tokens.signCustomer({ merchantId: caller.merchant.id, mode: caller.mode, shopperId, shopperReference: customerReference }, now);
+  }
+
+  /**
+   * The order a caller means by a reference. The merchant's server (secret key) sees its own order, else the one a
+   * browser made. A browser sees the order of its client token, else the one a browser made: an order the
+   * merchant's server made is not a browser's to see or pay without its client token.
+   */
+  async resolve(caller: Caller, reference: string): Promise<Order> {
+    const found = await orders.findOrders(this.storage, caller.merchant.id, caller.mode, reference);
+    const server = found.find((order) => order.createdBy === 'server');
+    const browser = found.find((order) => order.createdBy === 'browser');
+    if (caller.kind === 'secret') {
+      const order = server ?? browser;
+      if (!order) throw notFound(`No order with reference ${reference} exists for this merchant.`);
+      return order;
+    }
+    if (caller.orderGrant !== undefined) {
+      if (caller.orderGrant !== reference) throw forbidden(`The client token is for another order than ${reference}.`);
+      if (!server) throw notFound(`No order with reference ${reference} exists for this merchant.`);
+      return server;
+    }
+    if (browser) return browser;
+    if (server) throw forbidden(`The order ${reference} was created by the merchant's server; the checkout needs the client token its create answer gave.`);
+    throw notFound(`No order with reference ${reference} exists for this merchant.`);
   }
 
   /** The order with its attempts, as stored: reading never writes (timed work is the jobs'). */
   async status(caller: Caller, reference: string): Promise<{ order: Order; payments: Payment[] }> {
-    const order = await this.findOwn(caller, reference);
+    const order = await this.resolve(caller, reference);
     return { order, payments: await payments.listPayments(this.storage, order.id) };
   }
 
   async verify(caller: Caller, reference: string): Promise<VerifiedOrder> {
-    const order = await this.findOwn(caller, reference);
+    const order = await this.resolve(caller, reference);
     const all = await payments.listPayments(this.storage, order.id);
     const link = order.paymentLinkId === null ? undefined : await linkRepository.findLinkById(this.storage, order.merchantId, order.paymentLinkId);
-    return { order, payments: all, merchant: caller.merchant, link: link ?? null };
+    // Verify names the token of a card the order's payment saved: only an order made for a vouched customer saves one.
+    const savedCards = order.shopperId === null ? [] : await payments.listSavedCards(this.storage, order.shopperId);
+    return { order, payments: all, merchant: caller.merchant, link: link ?? null, savedCards };
   }
 
   async track(caller: Caller, event: TrackEventPlain): Promise<void> {
-    const order = await this.findOwn(caller, event.orderreference);
+    const order = await this.resolve(caller, event.orderreference);
     // Details are flat (texts, numbers, true/false) and scrubbed before texts are cut, so no card number survives in part.
     const extras = Object.entries(event)
       .filter(([key]) => key !== 'eventname' && key !== 'orderreference')
@@ -144,10 +218,13 @@ export class OrderService {
   }
 
   async timeline(caller: Caller, reference: string) {
-    const order = await this.findOwn(caller, reference);
+    const order = await this.resolve(caller, reference);
     return (await orders.listEvents(this.storage, order.id)).map((entry) => ({ ...entry, createdAt: formatTimestamp(entry.createdAt) }));
   }
 }
+
+/** A reference taken by a concurrent create: the transaction is rolled back, and the taken order answered instead. */
+class ReferenceTaken extends Error {}
 
 /** Bank transfer pays into Nigerian accounts, so it is offered for NGN orders only. */
 export function paymentOptionsFor(currency: string) {

@@ -34,13 +34,14 @@ export class Outbox {
   }
 
   async recordOrderEvent(tx: Queryable, type: DomainEventType, order: Order): Promise<string> {
-    const [merchant, all, link] = await Promise.all([
-      merchants.findMerchant(tx, order.merchantId),
-      payments.listPayments(tx, order.id),
-      order.paymentLinkId === null ? undefined : linkRepository.findLinkById(tx, order.merchantId, order.paymentLinkId),
-    ]);
+    // One after the other: a transaction is one connection, which runs one statement at a time.
+    const merchant = await merchants.findMerchant(tx, order.merchantId);
+    const all = await payments.listPayments(tx, order.id);
+    const link = order.paymentLinkId === null ? undefined : await linkRepository.findLinkById(tx, order.merchantId, order.paymentLinkId);
+    // Only an order made for a customer the merchant vouched for saves cards (verify names their tokens).
+    const savedCards = order.shopperId === null ? [] : await payments.listSavedCards(tx, order.shopperId);
     if (!merchant) throw new Error(`order ${order.id} has no merchant`);
-    const data = presentVerify(order, all, merchant, link ? this.presentLink(link, merchant) : null);
+    const data = presentVerify(order, all, merchant, link ? this.presentLink(link, merchant) : null, savedCards);
     const event = { id: newEventId(), merchantId: order.merchantId, mode: order.mode, type, orderId: order.id, data, createdAt: this.clock.now() };
     await events.insertDomainEvent(tx, event);
     for (const listener of this.listeners) await listener(tx, event);

@@ -5,17 +5,19 @@ import { computeFee } from '../domain/fees.ts';
 import { PROCESSING_TIMEOUT_MS } from '../domain/lifecycle.ts';
 import type { Caller } from '../domain/merchant.ts';
 import type { Order, Payment } from '../domain/order.ts';
-import { conflict, invalid, notFound } from '../errors.ts';
+import { linkCapacity } from '../domain/links.ts';
+import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import { enqueue } from '../jobs/queue.ts';
 import type { ChargeRequest, Instrument, PaymentProcessor } from '../processor/port.ts';
 import { withDeadline, type ProcessorRegistry } from '../processor/registry.ts';
+import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
 import * as payments from '../repositories/payments.ts';
 import type { Queryable, Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 import { amountInMinorUnits } from './fees.ts';
 import type { PaymentLifecycle } from './lifecycle.ts';
-import { newPaymentReference } from './orders.ts';
+import { newPaymentReference, type OrderService } from './orders.ts';
 
 export type PaymentSettings = { publicBaseUrl: string; transferExpiryMinutes: number; processorTimeoutMs: number };
 
@@ -37,17 +39,18 @@ export class PaymentService {
     private readonly clock: Clock,
     private readonly settings: PaymentSettings,
     private readonly lifecycle: PaymentLifecycle,
+    private readonly orders: OrderService,
   ) {}
 
   async pay(caller: Caller, plain: PayOrderPlain): Promise<PaymentOf> {
-    const order = await orders.findOrder(this.storage, caller.merchant.id, caller.mode, plain.reference);
-    if (!order) throw notFound(`No order with reference ${plain.reference} exists for this merchant.`);
+    const order = await this.orders.resolve(caller, plain.reference);
     const option = plain.paymentoption;
     const processor = this.registry.pick({ merchantId: caller.merchant.id, mode: caller.mode, method: option, currency: order.currency });
     let savedCard: payments.SavedCardRow | undefined;
     if (option === 'C') {
       if (plain.cardToken) {
-        savedCard = await payments.findSavedCard(this.storage, order.customer.id, plain.cardToken);
+        const shopper = this.vouchedShopper(caller, order, 'Paying with a saved card');
+        savedCard = await payments.findSavedCard(this.storage, shopper, plain.cardToken);
         if (!savedCard) throw notFound('No saved card with this token exists for this customer.');
         if (!plain.card?.cvv) throw invalid('The card.cvv field is required.');
       } else if (!plain.card) {
@@ -65,6 +68,7 @@ export class PaymentService {
     }
 
     const card = plain.card;
+    if (card?.save && !savedCard) this.vouchedShopper(caller, order, 'Saving a card');
     const number = card?.cardnumber && !savedCard ? digitsOnly(card.cardnumber) : undefined;
     const brand = savedCard?.brand ?? (number ? detectBrand(number) : undefined);
     const fee = computeFee(order.feeRules, option, order.currency, order.amountMinor);
@@ -118,6 +122,21 @@ export class PaymentService {
   }
 
   /**
+   * The customer whose saved cards this call may use or add to: the order's, vouched for by the merchant's server.
+   * The merchant's server itself (secret key) may act for it; a browser needs the customer session too, so knowing
+   * an order reference or an e-mail address is never enough.
+   */
+  private vouchedShopper(caller: Caller, order: Order, what: string): number {
+    if (order.shopperId === null) {
+      throw forbidden(`${what} needs a customer your server vouches for: open a customer session with the secret key and create the order with it.`);
+    }
+    if (caller.kind !== 'secret' && caller.shopper?.id !== order.shopperId) {
+      throw forbidden(`${what} needs the customer session this order was created with.`);
+    }
+    return order.shopperId;
+  }
+
+  /**
    * One attempt at a time: a paid order refuses, an attempt being processed refuses, and attempts left waiting
    * (abandoned 3-D Secure, an unused transfer account) are superseded so only the new one can succeed.
    */
@@ -133,6 +152,15 @@ export class PaymentService {
       const moved = await this.lifecycle.move(tx, order, open, { type: 'superseded' });
       // Under the order's lock nothing else moves its attempts but the timed jobs, which do not take the lock.
       if (!moved.ok) throw conflict('A payment for this order changed meanwhile; try again.');
+    }
+    // A link's limit holds when money moves, not only when orders are made: under the link's lock, payments approved
+    // and under way on its other orders are counted, so concurrent customers never take it beyond its limit.
+    if (order.paymentLinkId !== null) {
+      const locked = await linkRepository.lockLinkTaken(tx, order.paymentLinkId, order.id);
+      if (locked) {
+        if (!locked.link.isActive) throw conflict('This payment link is no longer active.');
+        if (locked.taken >= linkCapacity(locked.link)) throw conflict('This payment link has reached its limit of payments.');
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Queryable, Row, Storage } from './storage.ts';
+import type { Listener, Queryable, Row, Storage } from './storage.ts';
 import { INT8_OID, parseInt8 } from './storage.ts';
 
 const types = {
@@ -65,6 +65,52 @@ export async function openPostgres(url: string, schema?: string): Promise<Storag
         return false;
       }
     },
+    listen: (channel, listener) => listenOn(url, schema, channel, listener),
     close: () => pool.end(),
+  };
+}
+
+const RELISTEN_MS = 1000;
+
+/** A connection of its own that LISTENs on `channel`, reconnecting a second after a loss. */
+async function listenOn(url: string, schema: string | undefined, channel: string, listener: Listener): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error('channel must be a lower-case SQL identifier');
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+    next.on('notification', (message) => {
+      if (message.channel === channel) listener.notice(message.payload ?? '');
+    });
+    const lost = () => {
+      if (client !== next) return;
+      client = undefined;
+      listener.lost();
+      next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), RELISTEN_MS);
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch (error) {
+      next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect().catch(() => undefined), RELISTEN_MS);
+      throw error;
+    }
+    client = next;
+    listener.listening();
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const last = client;
+    client = undefined;
+    await last?.end().catch(() => {});
   };
 }

@@ -16,8 +16,16 @@ export interface Storage extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * Hears `NOTIFY channel` from any process on this database, each payload once its transaction commits. While the
+   * listening connection is lost notices go missing: `lost` says so, and `listening` says notices are heard again
+   * (it is also called once the first LISTEN is in place). Resolves with a function that stops listening.
+   */
+  listen(channel: string, listener: Listener): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+export type Listener = { notice(payload: string): void; lost(): void; listening(): void };
 
 export type StorageOptions =
   | { driver: 'pglite'; dataDir: string | undefined /* undefined: in memory */ }

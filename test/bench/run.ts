@@ -1,112 +1,404 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { constants, generateKeyPairSync, publicEncrypt, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import { CompactEncrypt, importJWK } from 'jose';
+import pg from 'pg';
 import { buildApp } from '../../bff/app.ts';
 import { readConfig } from '../../bff/config.ts';
-import { encryptJwe, encryptLegacy } from '../support/encrypt.ts';
+import { ecdhPrivateKey, decryptEcdhJwe } from '../../bff/crypto/jwe.ts';
+import { generateRsaKeyPair } from '../../bff/crypto/gateway-key.ts';
+import { RsaPool } from '../../bff/crypto/rsa-pool.ts';
+import * as orders from '../../bff/repositories/orders.ts';
+import * as payments from '../../bff/repositories/payments.ts';
 import { card, orderPayload } from '../support/checkout.ts';
+import { encryptJwe, encryptLegacy } from '../support/encrypt.ts';
+import { ROOT, startServer, type RunningServer } from '../e2e/support/server.ts';
 
 /**
- * `npm run bench`: the backend's throughput and latency on this machine, over real HTTP on 127.0.0.1, on the
- * embedded database. Bounded: a fixed number of requests per scenario at a fixed concurrency. Prints a Markdown
- * table for BENCHMARKS.md.
+ * `npm run bench`: the backend against its bounds, measured in the same run on this machine.
+ *
+ * The server runs as `npm start` runs it, in a process of its own (PGlite; and PostgreSQL with one and two
+ * processes when DATABASE_URL is set); autocannon drives it from this process over 127.0.0.1, a fixed number of
+ * requests per scenario (bounded in time too). Repetitions are interleaved across scenarios and medians quoted.
+ * Bounds measured in the same run: bare Fastify (GET, validated POST) in a process of its own, the RSA-4096 private
+ * operation on one and two threads, the ECDH-ES unwrap, and the exact statements of status on the same driver.
+ * Server CPU per request comes from /proc (user + system time of the server process over the scenario).
+ *
+ * `npm run bench -- --write` also puts the table into BENCHMARKS.md, between its bench markers.
  */
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const DATABASE_URL = process.env.DATABASE_URL;
+const WRITE = process.argv.includes('--write');
+const TICKS_PER_SECOND = 100;
+/** The benchmark is one client sending thousands of requests: the abuse limits stay out of what it measures. */
+const UNLIMITED = { RATE_LIMIT_PER_IP: '100000000', RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_FAILURES_PER_IP: '100000000', LOG_LEVEL: 'warn' };
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'checkout-bench-'));
-const app = await buildApp(
-  readConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CHECKOUT_DATA_DIR: dataDir, CHECKOUT_MASTER_KEY: randomBytes(32).toString('base64') }),
-);
-const address = await app.listen({ host: '127.0.0.1', port: 0 });
-const keys = await app.merchants.create({ name: 'Bench Store', country: 'NG', supportEmail: 'bench@store.test' });
+type Sample = { rps: number; p50: number; p99: number; cpuMsPerRequest: number; rssMiB: number; failed: number };
+type Line = { name: string; bound?: { name: string; rate: number; share: number }; target?: { text: string; met: (median: Sample) => boolean }; samples: Sample[] };
 
-async function post(url: string, body: unknown): Promise<{ statusCode?: string; status_code?: string }> {
-  const response = await fetch(`${address}${url}`, {
-    method: 'POST',
-    headers: { 'api-key': keys.publishableKey, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return response.json() as Promise<{ statusCode?: string }>;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+function processCost(pid: number): { cpuMs: number; rssMiB: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return { cpuMs: (ticks * 1000) / TICKS_PER_SECOND, rssMiB: Number(rss ?? 0) / 1024 };
 }
 
-type Result = { name: string; requests: number; seconds: number; p50: number; p95: number; p99: number };
-
-async function scenario(name: string, prepare: (index: number) => Promise<() => Promise<unknown>>): Promise<Result> {
-  const jobs = await Promise.all(Array.from({ length: REQUESTS }, (_, index) => prepare(index)));
-  const latencies: number[] = [];
-  let next = 0;
+/**
+ * One autocannon run of `amount` requests; `pids` are the processes whose CPU and memory it costs. The first
+ * request's answer is checked before the load (`expect`), and every answer of the load must be a 2xx.
+ */
+async function load(url: string | string[], options: { amount: number; requests: autocannon.Request[]; pids: number[]; expect: (body: string) => boolean }): Promise<Sample> {
+  const targets = Array.isArray(url) ? url : [url];
+  const [first] = options.requests;
+  if (first && !first.setupRequest) {
+    const answer = await fetch(`${targets[0]}${first.path}`, { method: first.method ?? 'GET', headers: first.headers as Record<string, string>, body: first.body as string | undefined });
+    const text = await answer.text();
+    if (!options.expect(text)) throw new Error(`unexpected answer to ${first.path}: ${text.slice(0, 300)}`);
+  }
+  const before = options.pids.map(processCost);
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < jobs.length) {
-        const job = jobs[next++]!;
-        const begin = performance.now();
-        await job();
-        latencies.push(performance.now() - begin);
-      }
+  let lastAnswer = started;
+  const results = await Promise.all(
+    targets.map(
+      (target) =>
+        new Promise<autocannon.Result>((resolve, reject) => {
+          const instance = autocannon(
+            {
+              url: target,
+              connections: Math.max(1, Math.floor(CONNECTIONS / targets.length)),
+              amount: Math.floor(options.amount / targets.length),
+              timeout: 20,
+              maxOverallRequests: options.amount,
+              requests: options.requests,
+            },
+            (error, result) => (error ? reject(error) : resolve(result)),
+          );
+          instance.on('response', () => (lastAnswer = performance.now()));
+        }),
+    ),
+  );
+  const failed = results.reduce((sum, result) => sum + result.non2xx + result.errors + result.timeouts, 0);
+  const requests = results.reduce((sum, result) => sum + result.requests.total, 0);
+  // A load's last requests can be cut when autocannon reaches its count; more than that is a broken run.
+  if (failed > Math.max(2, requests / 100)) throw new Error(`${failed} of ${requests} requests of the load failed (not 2xx, an error or a timeout)`);
+  const after = options.pids.map(processCost);
+  // From the start to the last answer: autocannon ends a run on its next one-second tick, not at the last answer.
+  const seconds = (lastAnswer - started) / 1000;
+  const cpuMs = after.reduce((sum, cost, index) => sum + cost.cpuMs - before[index]!.cpuMs, 0);
+  return {
+    rps: requests / seconds,
+    p50: median(results.map((result) => result.latency.p50)),
+    p99: Math.max(...results.map((result) => result.latency.p99)),
+    cpuMsPerRequest: cpuMs / requests,
+    rssMiB: after.reduce((sum, cost) => sum + cost.rssMiB, 0),
+    failed,
+  };
+}
+
+const post = (path: string, body: string, apiKey: string): autocannon.Request => ({
+  method: 'POST',
+  path,
+  headers: { 'api-key': apiKey, 'content-type': 'application/json' },
+  body,
+});
+
+async function encryptFor(baseUrl: string, apiKey: string, plain: unknown): Promise<string> {
+  const answer = (await (await fetch(`${baseUrl}/checkout/keys`, { headers: { 'api-key': apiKey } })).json()) as { data: { keys: { alg: string; kid: string }[] } };
+  const jwk = answer.data.keys.find((key) => key.alg === 'ECDH-ES+A256KW')!;
+  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(plain))).setProtectedHeader({ alg: jwk.alg, enc: 'A256GCM', kid: jwk.kid }).encrypt(await importJWK(jwk, jwk.alg));
+}
+
+async function call(baseUrl: string, path: string, apiKey: string, data: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ data }) });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+// ---- bounds measured in this run -------------------------------------------------------------------------------
+
+async function startBoundsServer(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/bounds-server.ts'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`the bounds server exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+/** Private RSA-4096 operations per second on `threads` worker threads of the pool the server uses. */
+async function rsaRate(threads: number): Promise<number> {
+  const { publicKey, privateKey } = await generateRsaKeyPair(4096);
+  const der = privateKey.export({ format: 'der', type: 'pkcs8' });
+  const blocks = Array.from({ length: 200 * SCALE }, () => publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_PADDING }, randomBytes(64)));
+  const pool = new RsaPool({ threads, queuePerThread: blocks.length });
+  await pool.decrypt('raw', 1, der, blocks[0]!);
+  const started = performance.now();
+  await Promise.all(blocks.map((block) => pool.decrypt('raw', 1, der, block)));
+  const seconds = (performance.now() - started) / 1000;
+  await pool.close();
+  return blocks.length / seconds;
+}
+
+/** ECDH-ES+A256KW unwraps (with the A256GCM content) per second on one thread, as the server does them. */
+async function ecdhRate(): Promise<number> {
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = { ...publicKey.export({ format: 'jwk' }), alg: 'ECDH-ES+A256KW' };
+  const key = ecdhPrivateKey(privateKey.export({ format: 'der', type: 'pkcs8' }) as Buffer);
+  const data = await new CompactEncrypt(new TextEncoder().encode('{"reference":"BENCH-1"}')).setProtectedHeader({ alg: 'ECDH-ES+A256KW', enc: 'A256GCM' }).encrypt(await importJWK(jwk, 'ECDH-ES+A256KW'));
+  const count = 3000 * SCALE;
+  const started = performance.now();
+  for (let index = 0; index < count; index += 1) if (!decryptEcdhJwe(data, key)) throw new Error('the unwrap failed');
+  return count / ((performance.now() - started) / 1000);
+}
+
+/** The statements order status runs (the order with its customer, then its payments), per second, in this process. */
+async function statusStatementRate(databaseUrl: string | undefined): Promise<number> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'checkout-bench-sql-'));
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const app = await buildApp(
+    readConfig({
+      NODE_ENV: 'test',
+      JOBS_POLL_MS: '0',
+      CHECKOUT_DATA_DIR: dataDir,
+      CHECKOUT_MASTER_KEY: randomBytes(32).toString('base64'),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema } : {}),
+      ...UNLIMITED,
+      LOG_LEVEL: 'silent',
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { name, requests: REQUESTS, seconds, p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+  try {
+    const keys = await app.merchants.create({ name: 'Bench Store', country: 'NG', supportEmail: 'bench@store.test' });
+    const reference = `BENCH-${randomBytes(4).toString('hex')}`;
+    await app.inject({ method: 'POST', url: '/checkout/order/create', headers: { 'api-key': keys.publishableKey }, payload: { data: await encryptJwe(app, keys.publishableKey, orderPayload(reference)) } });
+    const count = 1000 * SCALE;
+    const started = performance.now();
+    for (let index = 0; index < count; index += 1) {
+      const [order] = await orders.findOrders(app.storage, keys.subsidiaryId, 'test', reference);
+      await payments.listPayments(app.storage, order!.id);
+    }
+    return count / ((performance.now() - started) / 1000);
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (databaseUrl) {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    }
+  }
 }
 
-const reference = `BENCH-${randomBytes(4).toString('hex')}`;
-await post('/checkout/order/create', { data: await encryptJwe(app, keys.publishableKey, orderPayload(reference)) });
+// ---- the server's scenarios -----------------------------------------------------------------------------------
 
-const expectOk = (body: { statusCode?: string; status_code?: string }, code: string) => {
-  if ((body.statusCode ?? body.status_code) !== code) throw new Error(`unexpected answer ${JSON.stringify(body)}`);
-};
+type Driver = { name: string; servers: RunningServer[] };
 
-const results: Result[] = [];
-results.push(
-  await scenario('order status, legacy RSA-4096 payload', async () => {
-    const data = encryptLegacy(keys.encryptionKey, { reference });
-    return async () => expectOk(await post('/checkout/order/status', { data }), '00');
-  }),
-);
-results.push(
-  await scenario('order status, JWE ECDH-ES+A256KW payload', async () => {
-    const data = await encryptJwe(app, keys.publishableKey, { reference });
-    return async () => expectOk(await post('/checkout/order/status', { data }), '00');
-  }),
-);
-results.push(
-  await scenario('order status, JWE RSA-OAEP-256 payload', async () => {
-    const data = await encryptJwe(app, keys.publishableKey, { reference }, 'RSA-OAEP-256');
-    return async () => expectOk(await post('/checkout/order/status', { data }), '00');
-  }),
-);
-results.push(
-  await scenario('create order + pay by card (two requests, JWE)', async (index) => {
-    const orderReference = `${reference}-${index}`;
-    const create = await encryptJwe(app, keys.publishableKey, orderPayload(orderReference));
-    const pay = await encryptJwe(app, keys.publishableKey, { reference: orderReference, paymentoption: 'C', card: card('5555555555554444') });
-    return async () => {
-      expectOk(await post('/checkout/order/create', { data: create }), '01');
-      expectOk(await post('/checkout/order/pay', { data: pay }), '00');
+async function scenarios(driver: Driver, bounds: Record<string, number>): Promise<Line[]> {
+  const [main] = driver.servers;
+  const urls = driver.servers.map((server) => server.baseUrl);
+  const pids = driver.servers.map((server) => server.pid);
+  const key = main!.publishableKey;
+  const reference = `BENCH-${randomBytes(4).toString('hex')}`;
+  await call(main!.baseUrl, '/checkout/order/create', key, await encryptFor(main!.baseUrl, key, orderPayload(reference)));
+  const statusJwe = JSON.stringify({ data: await encryptFor(main!.baseUrl, key, { reference }) });
+  const statusLegacy = JSON.stringify({ data: encryptLegacy(main!.encryptionKey, { reference }) });
+  const fee = JSON.stringify({ data: await encryptFor(main!.baseUrl, key, { reference, amount: 5000, paymentoption: 'C' }) });
+  const ok = (code: string) => (body: string) => body.includes(`"statusCode":"${code}"`) || body.includes(`"status_code":"${code}"`);
+  const multi = driver.servers.length > 1;
+  const onPglite = driver.name === 'PGlite';
+
+  let pairs = 0;
+  const pairBodies: { create: string; pay: string }[] = [];
+  const preparePairs = async (count: number) => {
+    pairBodies.length = 0;
+    pairs = 0;
+    for (let index = 0; index < count; index += 1) {
+      const orderReference = `${reference}-${randomBytes(6).toString('hex')}`;
+      pairBodies.push({
+        create: JSON.stringify({ data: await encryptFor(main!.baseUrl, key, orderPayload(orderReference)) }),
+        pay: JSON.stringify({ data: await encryptFor(main!.baseUrl, key, { reference: orderReference, paymentoption: 'C', card: card('5555555555554444') }) }),
+      });
+    }
+  };
+
+  const lines: Line[] = [
+    {
+      name: `status, JWE ECDH-ES (${driver.name})`,
+      bound: { name: 'status statements', rate: bounds[`statements ${driver.name}`]!, share: 1 },
+      target: onPglite
+        ? { text: '>= 1,000 req/s', met: (sample) => sample.rps >= 1000 }
+        : multi
+          ? { text: '>= 2,000 req/s', met: (sample) => sample.rps >= 2000 }
+          : undefined,
+      samples: [],
+    },
+    {
+      name: `status, legacy RSA-4096 (${driver.name})`,
+      bound: { name: 'RSA-4096 on 2 threads', rate: bounds['rsa 2']!, share: 1 },
+      target: { text: '>= 70% of the 2-thread RSA rate', met: (sample) => sample.rps >= 0.7 * bounds['rsa 2']! },
+      samples: [],
+    },
+    {
+      name: `fee, with the order (${driver.name})`,
+      bound: { name: 'validated POST', rate: bounds['validated POST']!, share: 1 },
+      target: onPglite ? { text: '>= 2,000 req/s', met: (sample) => sample.rps >= 2000 } : undefined,
+      samples: [],
+    },
+    {
+      name: `create + pay, pairs (${driver.name})`,
+      target: onPglite
+        ? { text: '>= 120 pairs/s (2x the 60 measured before)', met: (sample) => sample.rps >= 120 }
+        : multi
+          ? undefined
+          : { text: '>= 257 pairs/s (2x the 128 measured before)', met: (sample) => sample.rps >= 257 },
+      samples: [],
+    },
+    { name: `/health (${driver.name})`, bound: { name: 'bare GET', rate: bounds['bare GET']!, share: 1 }, samples: [] },
+  ];
+
+  for (let round = 0; round < REPETITIONS; round += 1) {
+    lines[0]!.samples.push(await load(urls, { amount: 4000 * SCALE, requests: [post('/checkout/order/status', statusJwe, key)], pids, expect: ok('00') }));
+    lines[1]!.samples.push(await load(urls, { amount: 800 * SCALE, requests: [post('/checkout/order/status', statusLegacy, key)], pids, expect: ok('00') }));
+    lines[2]!.samples.push(await load(urls, { amount: 4000 * SCALE, requests: [post('/checkout/order/fee', fee, key)], pids, expect: ok('00') }));
+    const count = 600 * SCALE;
+    await preparePairs(count);
+    const pairSample = await load(urls, {
+      amount: count * 2,
+      requests: [
+        // Each connection pays the order it just created: the pair's index lives in the connection's context.
+        {
+          method: 'POST',
+          path: '/checkout/order/create',
+          headers: { 'api-key': key, 'content-type': 'application/json' },
+          setupRequest: (request, context) => {
+            (context as Record<string, number>)['pair'] = pairs++ % count;
+            return { ...request, body: pairBodies[(context as Record<string, number>)['pair']!]!.create };
+          },
+        },
+        {
+          method: 'POST',
+          path: '/checkout/order/pay',
+          headers: { 'api-key': key, 'content-type': 'application/json' },
+          setupRequest: (request, context) => ({ ...request, body: pairBodies[(context as Record<string, number>)['pair']!]!.pay }),
+        },
+      ],
+      pids,
+      expect: (body) => ok('01')(body) || ok('00')(body),
+    });
+    lines[3]!.samples.push({ ...pairSample, rps: pairSample.rps / 2, cpuMsPerRequest: pairSample.cpuMsPerRequest * 2 });
+    lines[4]!.samples.push(await load(urls.map((url) => `${url}`), { amount: 6000 * SCALE, requests: [{ method: 'GET', path: '/health' }], pids, expect: () => true }));
+  }
+  return lines;
+}
+
+// ---- the run --------------------------------------------------------------------------------------------------
+
+const bounds: Record<string, number> = {};
+const boundsServer = await startBoundsServer();
+const boundSamples: Record<string, number[]> = { 'bare GET': [], 'validated POST': [] };
+const validated = JSON.stringify({ data: randomBytes(300).toString('base64url') });
+for (let round = 0; round < REPETITIONS; round += 1) {
+  boundSamples['bare GET']!.push((await load(boundsServer.url, { amount: 20000 * SCALE, requests: [{ method: 'GET', path: '/bare' }], pids: [boundsServer.child.pid!], expect: () => true })).rps);
+  boundSamples['validated POST']!.push(
+    (await load(boundsServer.url, { amount: 20000 * SCALE, requests: [{ method: 'POST', path: '/validated', headers: { 'content-type': 'application/json' }, body: validated }], pids: [boundsServer.child.pid!], expect: () => true })).rps,
+  );
+}
+boundsServer.child.kill();
+bounds['bare GET'] = median(boundSamples['bare GET']!);
+bounds['validated POST'] = median(boundSamples['validated POST']!);
+bounds['rsa 1'] = await rsaRate(1);
+bounds['rsa 2'] = await rsaRate(2);
+bounds['ecdh'] = await ecdhRate();
+bounds['statements PGlite'] = await statusStatementRate(undefined);
+if (DATABASE_URL) bounds['statements PostgreSQL'] = await statusStatementRate(DATABASE_URL);
+
+const lines: Line[] = [];
+const memory: string[] = [];
+{
+  const server = await startServer(UNLIMITED);
+  memory.push(`PGlite, right after a first start on a fresh folder: ${processCost(server.pid).rssMiB.toFixed(0)} MiB`);
+  try {
+    lines.push(...(await scenarios({ name: 'PGlite', servers: [server] }, bounds)));
+    memory.push(`PGlite, after the load: ${processCost(server.pid).rssMiB.toFixed(0)} MiB`);
+  } finally {
+    await server.stop();
+  }
+}
+if (DATABASE_URL) {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  // Processes sharing one database share its master key, which seals the merchants' private keys.
+  const env = { ...UNLIMITED, DATABASE_URL, DATABASE_SCHEMA: schema, CHECKOUT_MASTER_KEY: randomBytes(32).toString('base64') };
+  const first = await startServer(env);
+  bounds['statements PostgreSQL 2'] = bounds['statements PostgreSQL']!;
+  try {
+    memory.push(`PostgreSQL, one process after start: ${processCost(first.pid).rssMiB.toFixed(0)} MiB`);
+    lines.push(...(await scenarios({ name: 'PostgreSQL', servers: [first] }, { ...bounds, 'statements PostgreSQL': bounds['statements PostgreSQL']! })));
+    const second = await startServer(env);
+    try {
+      const keyed = { ...second, publishableKey: first.publishableKey, secretKey: first.secretKey, encryptionKey: first.encryptionKey };
+      lines.push(...(await scenarios({ name: 'PostgreSQL, 2 processes', servers: [first, keyed] }, { ...bounds, 'statements PostgreSQL, 2 processes': bounds['statements PostgreSQL']! })));
+      memory.push(`PostgreSQL, each of two processes after the load: ${processCost(first.pid).rssMiB.toFixed(0)} and ${processCost(second.pid).rssMiB.toFixed(0)} MiB`);
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    await first.stop();
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await client.end();
+  }
+}
+
+const fixed = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const table = [
+  `Command: \`npm run bench\`${DATABASE_URL ? ' with DATABASE_URL set' : ''}. Machine: ${cpus().length} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${fixed(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}. autocannon, ${CONNECTIONS} connections, from a process of its own; medians of ${REPETITIONS} interleaved repetitions.`,
+  '',
+  '| bound, measured in this run | rate |',
+  '|---|---|',
+  `| bare Fastify GET | ${fixed(bounds['bare GET']!)} req/s |`,
+  `| Fastify POST with a zod-validated body | ${fixed(bounds['validated POST']!)} req/s |`,
+  `| RSA-4096 private operation, 1 thread | ${fixed(bounds['rsa 1']!)} /s |`,
+  `| RSA-4096 private operation, 2 threads | ${fixed(bounds['rsa 2']!)} /s |`,
+  `| ECDH-ES+A256KW unwrap with A256GCM, 1 thread | ${fixed(bounds['ecdh']!)} /s |`,
+  `| status statements (order, payments), PGlite, in process | ${fixed(bounds['statements PGlite']!)} /s |`,
+  ...(DATABASE_URL ? [`| status statements (order, payments), PostgreSQL, in process | ${fixed(bounds['statements PostgreSQL']!)} /s |`] : []),
+  '',
+  '| endpoint | req/s | p50 ms | p99 ms | server CPU ms/req | RSS MiB | failed | share of its bound | target |',
+  '|---|---|---|---|---|---|---|---|---|',
+  ...lines.map((line) => {
+    const m = {
+      rps: median(line.samples.map((s) => s.rps)),
+      p50: median(line.samples.map((s) => s.p50)),
+      p99: median(line.samples.map((s) => s.p99)),
+      cpuMsPerRequest: median(line.samples.map((s) => s.cpuMsPerRequest)),
+      rssMiB: Math.max(...line.samples.map((s) => s.rssMiB)),
+      failed: line.samples.reduce((sum, s) => sum + s.failed, 0),
     };
+    const bound = line.bound && line.bound.rate ? `${fixed((100 * m.rps) / line.bound.rate)}% of ${line.bound.name}` : '';
+    const target = line.target ? `${line.target.text}: **${line.target.met(m) ? 'met' : 'missed'}**` : '';
+    return `| ${line.name} | ${fixed(m.rps)} | ${fixed(m.p50, 1)} | ${fixed(m.p99, 1)} | ${fixed(m.cpuMsPerRequest, 2)} | ${fixed(m.rssMiB)} | ${m.failed} | ${bound} | ${target} |`;
   }),
-);
+  '',
+  ...memory.map((line) => `- ${line}`),
+  `- RSS target (< 300 MiB on PGlite after a first start and under load): **${memory.slice(0, 2).every((line) => Number(/(\d+) MiB$/.exec(line)?.[1]) < 300) ? 'met' : 'missed'}**`,
+  '',
+].join('\n');
 
-const memory = process.memoryUsage();
-await app.close();
-rmSync(dataDir, { recursive: true, force: true });
-
-const cpu = cpus()[0]?.model ?? 'unknown CPU';
-process.stdout.write(
-  [
-    `Machine: ${cpus().length} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, PGlite; ${REQUESTS} requests per scenario at concurrency ${CONCURRENCY}, HTTP on 127.0.0.1.`,
-    '',
-    '| scenario | requests/s | p50 ms | p95 ms | p99 ms |',
-    '|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.name} | ${(r.requests / r.seconds).toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} |`),
-    '',
-    `Resident memory after the run: ${(memory.rss / 2 ** 20).toFixed(0)} MiB (heap used ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB).`,
-    '',
-  ].join('\n'),
-);
+process.stdout.write(`${table}\n`);
+if (WRITE) {
+  const file = path.join(ROOT, 'BENCHMARKS.md');
+  const text = readFileSync(file, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  const block = `${start}\n${table}\n${end}`;
+  writeFileSync(file, text.includes(start) ? text.replace(new RegExp(`${start}[\\s\\S]*?${end}`), block) : `${text.trimEnd()}\n\n## Backend\n\n${block}\n`);
+}

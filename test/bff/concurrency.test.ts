@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { CompactEncrypt, importJWK } from 'jose';
-import { cleanPlace, drivers, newPlace, testConfig, TEST_DATABASE_URL, type Place, useTestApp } from '../support/app.ts';
+import { cleanPlace, drivers, newPlace, TEST_DATABASE_URL, useTestApp } from '../support/app.ts';
+import { bannerKeys, HttpClient, startBackendProcess, type BackendProcess } from '../support/processes.ts';
 import { CheckoutClient, card, orderPayload, newReference } from '../support/checkout.ts';
 import { createMerchant } from '../support/merchant.ts';
 
@@ -73,76 +69,20 @@ describe.each(drivers)('an order is paid at most once on %s', (driver) => {
   });
 });
 
-function widgetStandIn(place: Place): string {
-  const dir = path.join(place.dataDir, 'widget');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'checkout.html'), '<!doctype html><title>checkout</title>');
-  return dir;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
 describe.runIf(TEST_DATABASE_URL)('two processes sharing one PostgreSQL', () => {
   const place = newPlace('postgres');
-  const children: ChildProcess[] = [];
+  const processes: BackendProcess[] = [];
   afterAll(async () => {
-    for (const child of children) child.kill('SIGTERM');
+    for (const { child } of processes) child.kill('SIGTERM');
     await cleanPlace(place);
   });
 
-  async function startProcess(port: number): Promise<string> {
-    const config = testConfig(place);
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_SCHEMA: place.schema,
-      CHECKOUT_DATA_DIR: place.dataDir,
-      // A stand-in page so the processes skip building the widget; this test is about payments.
-      CHECKOUT_WIDGET_DIR: widgetStandIn(place),
-      CHECKOUT_MASTER_KEY: config.masterKey!.toString('base64'),
-      LOG_LEVEL: 'warn',
-    };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bff/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    children.push(child);
-    let stdout = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('process did not start')), 90_000);
-      child.stdout!.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('API docs:') && stdout.endsWith('\n\n')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
-    return stdout;
-  }
-
   it('50 concurrent payments spread over both processes end with exactly one successful payment', async () => {
-    const [portA, portB] = [await freePort(), await freePort()];
-    const banner = await startProcess(portA);
-    await startProcess(portB);
-    const publishableKey = /publishableKey:\s+(pk_test_\S+)/.exec(banner)![1]!;
-    const secretKey = /secretKey:\s+(sk_test_\S+)/.exec(banner)![1]!;
-
-    const keys = (await (await fetch(`http://127.0.0.1:${portA}/checkout/keys`, { headers: { 'api-key': publishableKey } })).json()).data.keys;
-    const jwk = keys.find((key: { alg: string }) => key.alg === 'ECDH-ES+A256KW');
-    const encrypt = async (plain: unknown) =>
-      new CompactEncrypt(Buffer.from(JSON.stringify(plain))).setProtectedHeader({ alg: jwk.alg, enc: 'A256GCM', kid: jwk.kid }).encrypt(await importJWK(jwk, jwk.alg));
-    const post = async (port: number, path: string, plain: unknown) =>
-      (await fetch(`http://127.0.0.1:${port}${path}`, {
-        method: 'POST',
-        headers: { 'api-key': publishableKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ data: await encrypt(plain) }),
-      })).json();
+    processes.push(await startBackendProcess(place));
+    processes.push(await startBackendProcess(place));
+    const [portA, portB] = processes.map((each) => each.port) as [number, number];
+    const client = new HttpClient(bannerKeys(processes[0]!.banner));
+    const post = (port: number, route: string, plain: unknown) => client.encrypted(port, route, plain);
 
     const reference = newReference('TWO');
     expect((await post(portA, '/checkout/order/create', orderPayload(reference))).statusCode).toBe('01');
@@ -154,12 +94,8 @@ describe.runIf(TEST_DATABASE_URL)('two processes sharing one PostgreSQL', () => 
     expect(bodies.filter((body) => body.statusCode === '00')).toHaveLength(1);
     expect(bodies.filter((body) => body.statusCode === 'CON409')).toHaveLength(49);
 
-    const verified = await (await fetch(`http://127.0.0.1:${portB}/checkout/order/verify`, {
-      method: 'POST',
-      headers: { 'api-key': secretKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ reference }),
-    })).json();
+    const verified = (await client.secret(portB, 'POST', '/checkout/order/verify', { reference })) as { data: { statusId: number; orderPayments: { statusId: number }[] } };
     expect(verified.data.statusId).toBe(5);
-    expect(verified.data.orderPayments.filter((payment: { statusId: number }) => payment.statusId === 5)).toHaveLength(1);
+    expect(verified.data.orderPayments.filter((payment) => payment.statusId === 5)).toHaveLength(1);
   });
 });

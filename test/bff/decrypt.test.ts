@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { constants, privateDecrypt, publicEncrypt, randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
+import { CompactEncrypt, importJWK } from 'jose';
 import { z } from 'zod';
 import { aliased } from '../../shared/binding.ts';
 import { requiredText } from '../../shared/fields.ts';
@@ -82,6 +83,15 @@ describe.each(drivers)('encrypted request payloads on %s', (driver) => {
     await expectDecrypted(data);
   });
 
+  it('decrypts an ECDH-ES JWE whose sender set the party information (apu, apv) of the key derivation', async () => {
+    const jwk = (await fetchEncryptionKeys(app, keys.publishableKey)).find((key) => key.alg === 'ECDH-ES+A256KW')!;
+    const data = await new CompactEncrypt(Buffer.from(JSON.stringify(payment)))
+      .setProtectedHeader({ alg: jwk.alg, enc: 'A256GCM', kid: jwk.kid })
+      .setKeyManagementParameters({ apu: Buffer.from('Alice'), apv: Buffer.from('Bob') })
+      .encrypt(await importJWK(jwk, jwk.alg));
+    await expectDecrypted(data);
+  });
+
   it('decrypts a JWE that names no kid, choosing the key by its alg', async () => {
     const jwks = await fetchEncryptionKeys(app, keys.publishableKey);
     for (const jwk of jwks) await expectDecrypted(await encryptJweFor(jwk, payment, { kid: undefined }));
@@ -143,6 +153,24 @@ describe.each(drivers)('encrypted request payloads on %s', (driver) => {
       const ciphertext = Buffer.from(jwe.split('.')[3]!, 'base64url');
       ciphertext[0]! ^= 0x01;
       return replaceJwePart(jwe, 3, ciphertext.toString('base64url'));
+    }],
+    ['an ECDH-ES JWE whose ephemeral key is a point off the curve', async () => {
+      const jwe = await encryptJwe(app, keys.publishableKey, payment);
+      const header = JSON.parse(Buffer.from(jwe.split('.')[0]!, 'base64url').toString()) as { epk: { y: string } };
+      const y = Buffer.from(header.epk.y, 'base64url');
+      y[31]! ^= 0x01;
+      return replaceJwePart(jwe, 0, headerPart({ ...header, epk: { ...header.epk, y: y.toString('base64url') } }));
+    }],
+    ['an ECDH-ES JWE with a tampered wrapped key', async () => {
+      const jwe = await encryptJwe(app, keys.publishableKey, payment);
+      const wrapped = Buffer.from(jwe.split('.')[1]!, 'base64url');
+      wrapped[5]! ^= 0x01;
+      return replaceJwePart(jwe, 1, wrapped.toString('base64url'));
+    }],
+    ['an ECDH-ES JWE that asks for compression', async () => {
+      const jwe = await encryptJwe(app, keys.publishableKey, payment);
+      const header = JSON.parse(Buffer.from(jwe.split('.')[0]!, 'base64url').toString()) as object;
+      return replaceJwePart(jwe, 0, headerPart({ ...header, zip: 'DEF' }));
     }],
     ['a JWE whose header names the legacy algorithm', async () =>
       replaceJwePart(await encryptJwe(app, keys.publishableKey, payment), 0, headerPart({ alg: 'RSA-PKCS1-4096', enc: 'A256GCM' }))],

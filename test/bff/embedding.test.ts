@@ -62,7 +62,7 @@ describe('embedding, security headers and hosted pages', () => {
     expect(session.statusCode).toBe(200);
     const data = session.json().data;
     expect(data).toMatchObject({ frameOrigin: 'http://127.0.0.1:9999', parentOrigin: 'https://shop.acme.test' });
-    expect(data.frameUrl).toMatch(/^http:\/\/127\.0\.0\.1:9999\/checkout\/frame\/[\w-]+\.[\w-]+$/);
+    expect(data.frameUrl).toMatch(/^http:\/\/127\.0\.0\.1:9999\/checkout\/frame\/[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(data.frameUrl).not.toContain(keys.publishableKey);
 
     const frame = await app.inject({ method: 'GET', url: new URL(data.frameUrl).pathname });
@@ -70,6 +70,16 @@ describe('embedding, security headers and hosted pages', () => {
     expect(csp(frame)['frame-ancestors']).toBe('https://shop.acme.test');
     expect(configOf(frame.body)).toEqual({ 'parent-origin': 'https://shop.acme.test', embedded: true });
     expect(frame.body).not.toContain(keys.publishableKey);
+  });
+
+  it("answers a wrong or missing key with AUTH401 that the merchant's page can read (CORS headers on the error)", async () => {
+    for (const apiKey of ['pk_test_wrong', '']) {
+      const response = await openSession('https://shop.acme.test', apiKey);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ status: 'failed', statusCode: 'AUTH401' });
+      expect(response.headers['access-control-allow-origin']).toBe('https://shop.acme.test');
+      expect(response.headers['access-control-expose-headers']).toContain('x-request-id');
+    }
   });
 
   it('refuses a frame session to an origin the merchant did not allow', async () => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../bff/app.ts';
-import { cleanPlace, newPlace, testConfig, type Place } from '../support/app.ts';
+import { cleanPlace, newPlace, testConfig, type Place, logCapture } from '../support/app.ts';
 import { CheckoutClient, orderPayload } from '../support/checkout.ts';
 import { createMerchant } from '../support/merchant.ts';
 
@@ -14,12 +13,7 @@ describe('logs', () => {
 
   beforeAll(async () => {
     place = newPlace('pglite');
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { stream } = logCapture(lines);
     app = await buildApp(testConfig(place, { LOG_LEVEL: 'trace' }), { logStream: stream });
   });
   afterAll(async () => {
@@ -73,12 +67,7 @@ describe('logs', () => {
   it('name a storage failure by its code and message, never its SQL or bind values', async () => {
     const failing = newPlace('pglite');
     const failingLines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        failingLines.push(String(chunk));
-        done();
-      },
-    });
+    const { stream } = logCapture(failingLines);
     const broken = await buildApp(testConfig(failing, { LOG_LEVEL: 'trace' }), { logStream: stream });
     try {
       const keys = await createMerchant(broken);

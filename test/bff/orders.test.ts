@@ -96,7 +96,8 @@ describe.each(drivers)('orders on %s', (driver) => {
   });
 
   it.each([
-    [{ customer: { email: undefined } }, 'The customer.email field is required.'],
+    [{ customer: { email: undefined, mobile: undefined } }, 'The customer.email field is required when customer.mobile is not given.'],
+    [{ customer: { email: null, mobile: null } }, 'The customer.email field is required when customer.mobile is not given.'],
     [{ customer: { email: 'not-an-email' } }, 'The customer.email field must be a valid e-mail address.'],
     [{ customer: { firstname: '' } }, 'The customer.firstname field is required.'],
     [{ order: { amount: undefined } }, 'The order.amount field is required.'],
@@ -147,7 +148,7 @@ describe.each(drivers)('orders on %s', (driver) => {
     const body = response.json();
     expect(body).toMatchObject({ is_final_status: false, requery_needed: false, requery_type: null, status: 'success', status_code: '00', message: 'Order Status fetched successfully' });
     expect(body.statusCode).toBeUndefined();
-    expect(body.data).toMatchObject({ order_reference: reference, payment_status: 1, payment_reference: null, total_charged_amount: 5000, currency_id: 'NGN' });
+    expect(body.data).toMatchObject({ order_reference: reference, payment_status: 1, payment_reference: null, total_charged_amount: 5000, currency_id: 566, currency: 'NGN' });
     for (const key of ['payment_reference', 'order_reference', 'product_id', 'subsidiary_id', 'wallet_id', 'customer_id', 'total_charged_amount', 'payment_status', 'currency_id', 'fee', 'subsidiary_fee', 'customer_fee', 'payment_type', 'payment_response_code', 'payment_response_message', 'provider_response_date', 'date_payment_confirmed', 'narration', 'remarks', 'parent_transaction_id', 'id', 'created_by', 'updated_by', 'deleted_by', 'date_created', 'date_updated', 'date_deleted']) {
       expect(body.data).toHaveProperty(key);
     }

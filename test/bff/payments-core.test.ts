@@ -92,8 +92,9 @@ describe.each(drivers)('the payments core on %s', (driver) => {
   });
 
   it('charges a saved card for the merchant without a CVV or 3-D Secure, and declines a token it never issued', async () => {
-    const reference = await client.newOrder();
-    expect((await client.payByCard(reference, '5555555555554444', { save: true })).json()).toMatchObject({ statusCode: '00' });
+    const customer = await client.asCustomer('recurring-customer');
+    const reference = await customer.newOrder();
+    expect((await customer.payByCard(reference, '5555555555554444', { save: true })).json()).toMatchObject({ statusCode: '00' });
     const [saved] = await test.app.storage.query<{ token: string }>('SELECT token FROM saved_cards ORDER BY id DESC LIMIT 1');
     const request = { reference: 'PAYRECURRING1', amountMinor: 500_000, currency: 'NGN', authenticationRequired: true, merchantName: 'Acme', instrumentLabel: 'Mastercard ****4444' };
     const charged = await test.app.sandbox.charge({ kind: 'token', token: saved!.token, initiator: 'merchant' }, request);

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chooseMethod, launchBrowser, newPage, payByCard } from './support/browser.ts';
+import { startShop, type Shop } from './support/shop.ts';
+import { chooseMethod, launchBrowser, newPage, payByCard, screenshot, settled } from './support/browser.ts';
 
 /**
  * The sandbox bank's 3-D Secure page inside the checkout frame of a merchant page on another origin, where Chrome
@@ -10,27 +9,27 @@ import { chooseMethod, launchBrowser, newPage, payByCard } from './support/brows
  */
 const server = inject('server');
 let browser: Browser;
-let shop: Server;
+let shop: Shop;
 let shopOrigin: string;
 
 beforeAll(async () => {
-  shop = createServer((request, response) => {
+  shop = await startShop((request, response) => {
     const reference = `FOCUS-${Date.now()}`;
+    const modal = request.url?.includes('mode=modal');
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Pottery shop</title>
 <script src="${server.baseUrl}/embed.js"></script></head>
 <body><h1>Pottery shop</h1>
-<checkout-widget api-key="${server.publishableKey}" mode="inline" reference="${reference}" amount="2500" currency="NGN" email="ada@example.test" first-name="Ada" last-name="Obi"></checkout-widget>
+<checkout-widget api-key="${server.publishableKey}" mode="${modal ? 'modal' : 'inline'}" reference="${reference}" amount="2500" currency="NGN" email="ada@example.test" first-name="Ada" last-name="Obi">${modal ? '<button type="button">Pay now</button>' : ''}</checkout-widget>
 </body></html>`);
     request.resume();
   });
-  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-  shopOrigin = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+  shopOrigin = shop.origin;
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => shop?.close(resolve));
+  await shop?.close();
 });
 
 describe("the bank's 3-D Secure page", () => {
@@ -51,6 +50,47 @@ describe("the bank's 3-D Secure page", () => {
     const code = (await checkout.getByTestId('otp').textContent())?.trim() ?? '';
     await page.keyboard.type(code);
     expect(await checkout.getByLabel('One-time code').inputValue()).toBe(code);
+    expect(problems).toEqual([]);
+  });
+
+  /** Pays into the bank's page inside the frame and sends one wrong code: the page now has an error line too. */
+  async function wrongCodeAt320(mode: 'inline' | 'modal', height = 640) {
+    const { page, problems } = await newPage(browser, { width: 320, height });
+    await page.goto(`${shopOrigin}/?mode=${mode}`);
+    if (mode === 'modal') await page.getByRole('button', { name: 'Pay now' }).click();
+    const host = mode === 'modal' ? 'checkout-widget dialog[open] iframe' : 'checkout-widget iframe';
+    const checkout = page.frameLocator(host);
+    await chooseMethod(checkout, 'Card');
+    await payByCard(checkout, '4242 4242 4242 4242');
+    await checkout.getByRole('heading', { name: 'Authenticate your payment' }).waitFor();
+    await checkout.getByLabel('One-time code').fill('000000');
+    await checkout.getByRole('button', { name: 'Authenticate' }).click();
+    await checkout.getByText(/That code is not correct/).waitFor();
+    const frame = page.locator(host);
+    await settled(frame);
+    const bank = page.frames().find((each) => new URL(each.url()).pathname.startsWith('/checkout/3ds/'))!;
+    const content = await bank.evaluate(() => Math.ceil(document.body.getBoundingClientRect().height));
+    return { page, problems, checkout, frame, content };
+  }
+
+  it('grows the inline frame with the page after a wrong code at 320 px, so both buttons show', async () => {
+    const { page, problems, checkout, frame, content } = await wrongCodeAt320('inline');
+    const frameBox = (await frame.boundingBox())!;
+    expect(Math.abs(frameBox.height - content)).toBeLessThanOrEqual(1);
+    for (const name of ['Authenticate', 'Fail authentication']) {
+      const button = (await checkout.getByRole('button', { name }).boundingBox())!;
+      expect(button.y + button.height, `${name} inside the frame`).toBeLessThanOrEqual(frameBox.y + frameBox.height);
+    }
+    await screenshot(page, 'authentication-wrong-code-320');
+    expect(problems).toEqual([]);
+  });
+
+  it('fits the modal frame to the page after a wrong code at 320 px, on a screen tall enough to show it all', async () => {
+    const { page, problems, frame, content } = await wrongCodeAt320('modal', 1000);
+    const frameBox = (await frame.boundingBox())!;
+    const room = await page.evaluate(() => window.innerHeight - 32);
+    expect(Math.abs(frameBox.height - Math.min(content, room))).toBeLessThanOrEqual(1);
+    await screenshot(page, 'authentication-wrong-code-320-modal', false);
     expect(problems).toEqual([]);
   });
 });

@@ -190,6 +190,9 @@ describe('the payment-link page', () => {
     await page.waitForURL((url) => url.searchParams.has('invalid'));
     expect(new URL(page.url()).search).toBe('?invalid=amount,email');
     await page.getByText('Please correct the fields marked below.').waitFor();
+    // The refused form comes back with what the customer typed, from the tab's storage, never from the address.
+    expect(await page.getByLabel('First name').inputValue()).toBe('Chidi');
+    expect(await page.getByLabel('E-mail').inputValue()).toBe('chidi@nowhere');
     await page.getByLabel('Amount (NGN)').fill('3000');
     await fillLinkForm(page);
     await page.waitForURL((url) => url.searchParams.has('order'));

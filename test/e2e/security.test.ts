@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { checkoutIn, chooseMethod, launchBrowser, logEntry, modalCheckout, newPage, screenshot, settled } from './support/browser.ts';
-import { freePort } from './support/server.ts';
+import { serveMerchantPage } from './support/merchant-page.ts';
 
 const server = inject('server');
 let browser: Browser;
@@ -14,41 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/**
- * A merchant's own page on an origin the test chooses: embed.js from the checkout's origin with its integrity
- * hash, as the README shows, an inline `<checkout-widget>` and a log of the events it dispatches. The page's
- * script is a file, like any merchant's, and listens before embed.js loads: the widget starts as soon as it is
- * parsed, with its key in the markup.
- */
-async function serveMerchantPage(host: string): Promise<{ origin: string; close: () => Promise<void> }> {
-  const port = await freePort(host);
-  // The tag the README gives merchants: Subresource Integrity pins the script, which is fetched with CORS.
-  const embed = Buffer.from(await (await fetch(`${server.baseUrl}/embed.js`)).arrayBuffer());
-  const integrity = `sha384-${createHash('sha384').update(embed).digest('base64')}`;
-  const page = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Another shop</title>
-<script src="/shop.js"></script><script src="${server.baseUrl}/embed.js" integrity="${integrity}" crossorigin="anonymous"></script></head>
-<body><h1>Another shop</h1>
-<checkout-widget id="shop-checkout" api-key="${server.publishableKey}" reference="SHOP-${port}-${Date.now()}" amount="3000" currency="NGN" email="ada@example.test" first-name="Ada" last-name="Obi"></checkout-widget>
-<ol id="event-log"></ol></body></html>`;
-  const script = `for (const type of ['checkout:ready', 'checkout:error']) {
-  document.addEventListener(type, (event) => {
-    const entry = document.createElement('li');
-    entry.dataset.event = type;
-    entry.dataset.source = event.target.id;
-    if (event.code) entry.dataset.code = event.code;
-    entry.textContent = type + ' ' + (event.code || '') + ' ' + (event.message || '');
-    document.getElementById('event-log').append(entry);
-  });
-}`;
-  const http: Server = createServer((request, response) => {
-    const isScript = request.url === '/shop.js';
-    response.writeHead(200, { 'content-type': isScript ? 'text/javascript' : 'text/html; charset=utf-8' }).end(isScript ? script : page);
-  });
-  await new Promise<void>((resolve) => http.listen(port, host, resolve));
-  return { origin: `http://${host}:${port}`, close: () => new Promise((resolve) => http.close(() => resolve())) };
-}
 
 describe('security in the browser', () => {
   it('runs the demo page, the checkout frame, its lazy views and the modal under the strict CSP without a single violation', async () => {
@@ -95,7 +58,7 @@ describe('security in the browser', () => {
 
   it('refuses to work on a page whose origin the merchant did not allow, and a frame made for another origin cannot be framed there', async () => {
     // 127.0.0.2 is this machine too, but not a name test keys allow (localhost, 127.0.0.1 and [::1] are).
-    const [refused, allowed] = await Promise.all([serveMerchantPage('127.0.0.2'), serveMerchantPage('127.0.0.1')]);
+    const [refused, allowed] = await Promise.all([serveMerchantPage(server, '127.0.0.2'), serveMerchantPage(server, '127.0.0.1')]);
     const { page, problems } = await newPage(browser);
     try {
       // The same page from an allowed origin (another port: a cross-origin embed) works, so the page is not at fault.

@@ -25,7 +25,7 @@ async function openTransfer(page: Page): Promise<{ checkout: FrameLocator; refer
 }
 
 describe('bank transfers in the inline checkout on the demo page', () => {
-  it('settles an exact transfer, then another order paid short followed by the rest', async () => {
+  it('notices an exact transfer within a few seconds without a click, then another order paid short followed by the rest', async () => {
     const { page, problems } = await newPage(browser);
     await page.goto(`${server.baseUrl}/demo/`);
     const first = await openTransfer(page);
@@ -35,8 +35,10 @@ describe('bank transfers in the inline checkout on the demo page', () => {
     await screenshot(page, 'transfer-account');
 
     expect((await sendTransfer(server, first.account, ORDER_AMOUNT)).status).toBe('success');
-    await first.checkout.getByRole('button', { name: 'I have sent the money' }).click();
-    await first.checkout.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    const sentAt = Date.now();
+    // Nobody presses "I have sent the money": the open account is watched.
+    await first.checkout.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 10_000 });
+    expect(Date.now() - sentAt).toBeLessThan(8_000);
     await logEntry(page, 'checkout:success', 'inline-checkout').waitFor();
     expect((await verifyOrder(server, first.reference)).data).toMatchObject({ statusId: 5, status: 'Successful' });
 
@@ -49,7 +51,6 @@ describe('bank transfers in the inline checkout on the demo page', () => {
     expect(second.account).not.toBe(first.account);
 
     await sendTransfer(server, second.account, 5_000);
-    await second.checkout.getByRole('button', { name: 'I have sent the money' }).click();
     await second.checkout.getByText('We received ₦5,000.00. Send the remaining ₦7,500.00 to the same account').waitFor();
     expect((await verifyOrder(server, second.reference)).data).toMatchObject({ statusId: 2 });
     await screenshot(page, 'transfer-short');
@@ -77,8 +78,10 @@ describe('bank transfers in the inline checkout on the demo page', () => {
     expect(await resumed.getAttribute('data-status')).toBe('Pending');
     await screenshot(page, 'transfer-resumed-after-reload');
 
-    await sendTransfer(server, before.account, ORDER_AMOUNT);
+    // The button is a nudge: pressed before the money arrives, the checkout waits, then confirms.
     await checkout.getByRole('button', { name: 'I have sent the money' }).click();
+    await checkout.getByText('Waiting for your transfer.').waitFor();
+    await sendTransfer(server, before.account, ORDER_AMOUNT);
     await checkout.getByRole('heading', { name: 'Payment successful' }).waitFor();
     expect((await verifyOrder(server, before.reference)).data).toMatchObject({ statusId: 5, status: 'Successful' });
     expect(problems).toEqual([]);

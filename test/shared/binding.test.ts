@@ -42,3 +42,21 @@ describe('binding keys case-insensitively', () => {
     expect(bound.polluted).toBeUndefined();
   });
 });
+
+describe('binding null members', () => {
+  const withNulls = z.object({
+    reference: z.string(),
+    card: z.object({ cardnumber: z.string(), billingaddress: z.object({ city: z.string() }).optional() }).optional(),
+    note: z.string().nullable().optional(),
+  });
+
+  it('binds an optional member sent as null as absent, at any depth, so the schema accepts it', () => {
+    const payload = { reference: 'r', card: { cardnumber: '4242', billingaddress: null }, unknown: null };
+    expect(bindKeys(payload, withNulls)).toEqual({ reference: 'r', card: { cardnumber: '4242' }, unknown: null });
+    expect(withNulls.safeParse(bindKeys({ reference: 'r', card: null }, withNulls)).success).toBe(true);
+  });
+
+  it('keeps null for a member whose schema gives null a meaning, and for a required member', () => {
+    expect(bindKeys({ reference: null, note: null }, withNulls)).toEqual({ reference: null, note: null });
+  });
+});

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../bff/app.ts';
 import { readConfig, type Config } from '../../bff/config.ts';
@@ -43,6 +44,11 @@ export function testConfig(place: Place, overrides: Record<string, string> = {})
     CHECKOUT_MASTER_KEY: randomBytesFor(place),
     // Jobs run when a test asks (`app.jobs.runDue()`, after moving its clock), never behind its back.
     JOBS_POLL_MS: '0',
+    // Tests send bursts from one address; the abuse limits' own tests set theirs.
+    RATE_LIMIT_PER_IP: '1000000',
+    RATE_LIMIT_PER_KEY: '1000000',
+    RATE_LIMIT_PER_LINK: '1000000',
+    RATE_LIMIT_FAILURES_PER_IP: '1000000',
     ...(place.driver === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: place.schema } : {}),
     ...overrides,
   });
@@ -101,4 +107,15 @@ export function useTestApp(driver: Driver, options: { overrides?: Record<string,
       return app;
     },
   };
+}
+
+/** A log stream for `buildApp(config, { logStream })` that keeps every line the app writes in `lines`. */
+export function logCapture(lines: string[] = []): { lines: string[]; stream: Writable } {
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, stream };
 }

@@ -67,7 +67,7 @@ test('the build describes <checkout-widget> in a Custom Elements Manifest: attri
   const names = (list: Described[]) => list.map((each) => each.name).sort();
   assert.deepEqual(
     names(element.attributes),
-    ['amount', 'api-base', 'api-key', 'country', 'currency', 'description', 'email', 'first-name', 'items', 'last-name', 'locale', 'mobile', 'mode', 'reference', 'theme'],
+    ['amount', 'api-base', 'api-key', 'client-token', 'country', 'currency', 'customer-session', 'description', 'email', 'first-name', 'items', 'last-name', 'locale', 'mobile', 'mode', 'reference', 'theme'],
   );
   assert.deepEqual(names(element.events), ['checkout:close', 'checkout:error', 'checkout:pending', 'checkout:ready', 'checkout:success']);
   assert.deepEqual(names(element.cssParts), ['dialog', 'message', 'placeholder']);
@@ -75,4 +75,13 @@ test('the build describes <checkout-widget> in a Custom Elements Manifest: attri
   for (const described of [...element.attributes, ...element.events, ...element.cssParts, ...element.members]) {
     assert.ok(described.description, `${described.name} has no description`);
   }
+});
+
+test('the manifest, the declarations and the README say amounts are in major units, not kobo or cents', () => {
+  const manifest = readFileSync(path.join(DIST, 'custom-elements.json'), 'utf8');
+  assert.match(manifest, /"name": "amount",\s*"description": "[^"]*major units, never minor/);
+  const declarations = readFileSync(fileURLToPath(new URL('../../widget/public/embed.d.ts', import.meta.url)), 'utf8');
+  assert.match(declarations, /In major units, never minor/);
+  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+  assert.match(readme, /\*\*Amounts are in major units\*\*/);
 });

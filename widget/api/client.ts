@@ -65,6 +65,10 @@ export interface ApiOptions {
   apiKey: string;
   /** Origin (and optional path prefix) of the checkout API; the page's own origin when empty. */
   baseUrl: string;
+  /** The order's client token, from the merchant's server (`checkout-client-token`). */
+  clientToken?: string | undefined;
+  /** A customer session, from the merchant's server (`checkout-customer-session`). */
+  customerSession?: string | undefined;
 }
 
 /**
@@ -141,6 +145,8 @@ export class CheckoutApi {
     const { signal, keepalive = false, action } = options;
     const headers: Record<string, string> = { accept: 'application/json', 'api-key': this.options.apiKey };
     if (frameSession) headers['checkout-session'] = frameSession;
+    if (this.options.clientToken) headers['checkout-client-token'] = this.options.clientToken;
+    if (this.options.customerSession) headers['checkout-customer-session'] = this.options.customerSession;
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (action) headers['idempotency-key'] = action.key;
     let response: Response;

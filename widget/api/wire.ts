@@ -19,6 +19,7 @@ z.config({ jitless: true }); // no `new Function`: the checkout page runs under 
 const text = z.string();
 const nullableText = z.nullable(z.string());
 const nullableNumber = z.nullable(z.number());
+const integer = z.number().check(z.int());
 const statusId = z.union([z.literal(1), z.literal(2), z.literal(4), z.literal(5), z.literal(6)]);
 
 export const errorEnvelope = z.object({
@@ -56,7 +57,7 @@ export const createOrderData = z.object({
     recurringPaymentReference: nullableText,
   }),
   subsidiary,
-  customer: z.object({ email: text, firstName: text, lastName: text, mobile: nullableText, country: nullableText }),
+  customer: z.object({ email: nullableText, firstName: text, lastName: text, mobile: nullableText, country: nullableText }),
   payment: z.object({
     code: nullableText,
     source: nullableText,
@@ -66,6 +67,8 @@ export const createOrderData = z.object({
   }),
   otherPaymentOptions: z.array(z.object({ code: text, name: text, currency: text })),
   savedCards: z.array(z.object({ token: text, brand: text, first6: text, last4: text, expiry: text })),
+  canSaveCard: z.boolean(),
+  clientToken: z.nullable(z.object({ token: text, expiresAt: text })),
   subsidiaryOrderSummary: z.object({
     orderName: text,
     totalAmount: z.number(),
@@ -139,13 +142,14 @@ export const orderStatusResponse = z.object({
   data: z.object({
     payment_reference: nullableText,
     order_reference: text,
-    product_id: nullableNumber,
-    subsidiary_id: z.number(),
-    wallet_id: nullableNumber,
-    customer_id: nullableNumber,
+    product_id: integer,
+    subsidiary_id: integer,
+    wallet_id: integer,
+    customer_id: integer,
     total_charged_amount: z.number(),
     payment_status: statusId,
-    currency_id: text,
+    currency_id: integer,
+    currency: text,
     fee: z.number(),
     subsidiary_fee: z.number(),
     customer_fee: z.number(),
@@ -156,11 +160,11 @@ export const orderStatusResponse = z.object({
     date_payment_confirmed: nullableText,
     narration: nullableText,
     remarks: nullableText,
-    parent_transaction_id: nullableNumber,
-    id: z.number(),
-    created_by: nullableText,
-    updated_by: nullableText,
-    deleted_by: nullableText,
+    parent_transaction_id: z.nullable(integer),
+    id: integer,
+    created_by: integer,
+    updated_by: integer,
+    deleted_by: z.nullable(integer),
     date_created: text,
     date_updated: nullableText,
     date_deleted: nullableText,

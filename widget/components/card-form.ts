@@ -75,6 +75,8 @@ export class CkCardForm extends CheckoutElement {
   @state()
   order: CreateOrderData | undefined;
 
+  /** The name on the card the customer typed for an earlier attempt: the form starts with it. */
+  @property({ attribute: false }) holderName = '';
   /** The fee quote for card payments, for the amount on the pay button. */
   @property({ attribute: false }) quote: FeeQuote | undefined;
 
@@ -121,10 +123,14 @@ export class CkCardForm extends CheckoutElement {
       const answer = await this.api.pay(payload, signal);
       const outcome = outcomeOf(answer);
       this.cvv = '';
-      this.dispatchEvent(new PaymentOutcomeEvent(outcome));
+      this.dispatchEvent(new PaymentOutcomeEvent(outcome, this.name.trim()));
       return outcome;
     },
   });
+
+  override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    if (changed.has('holderName') && this.name === '') this.name = this.holderName;
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -161,7 +167,7 @@ export class CkCardForm extends CheckoutElement {
           ${useSaved ? nothing : this.#numberField()}
           <div class="row">${useSaved ? nothing : this.#expiryField()} ${this.#cvvField()}</div>
           ${useSaved ? nothing : this.#nameField()}
-          ${useSaved
+          ${useSaved || !this.order?.canSaveCard
             ? nothing
             : html`<label class="check">
                 <input type="checkbox" name="save" .checked=${this.save} @change=${(event: Event) => (this.save = (event.target as HTMLInputElement).checked)} />
@@ -237,7 +243,6 @@ export class CkCardForm extends CheckoutElement {
         autocomplete="cc-exp"
         inputmode="numeric"
         maxlength="9"
-        placeholder=${this.t('expiryHint')}
         .value=${this.expiry}
         aria-invalid=${error ? 'true' : 'false'}
         aria-describedby=${this.#describedBy('expiry', error, true)}

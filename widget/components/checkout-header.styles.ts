@@ -21,8 +21,8 @@ export const checkoutHeaderStyles = css`
   .monogram {
     display: grid;
     place-items: center;
-    background: var(--_accent);
-    color: var(--_on-accent);
+    background: var(--_primary);
+    color: var(--_on-primary);
     font-weight: 700;
     font-size: 1rem;
   }
@@ -38,6 +38,7 @@ export const checkoutHeaderStyles = css`
   }
   .test-mode {
     display: inline-block;
+    white-space: nowrap;
     vertical-align: 0.1em;
     margin-inline-start: 0.375rem;
     padding: 0 0.5rem;

@@ -22,6 +22,8 @@ export class CkCheckoutHeader extends CheckoutElement {
 
   /** The total to pay in the order currency; the order amount until a fee is quoted. */
   @property({ type: Number }) total: number | undefined;
+  /** The currency of `total` before the order exists (the host's setting); the order's once it does. */
+  @property() currency = '';
   @property({ type: Boolean, attribute: 'test-mode' }) testMode = false;
   @property({ type: Boolean }) closable = false;
 
@@ -33,7 +35,9 @@ export class CkCheckoutHeader extends CheckoutElement {
         ${this.#logo(merchant)}
         <div class="merchant">
           <h1>${merchant ?? this.t('checkout')}${this.testMode ? html` <span class="test-mode">${this.t('testMode')}</span>` : nothing}</h1>
-          ${this.order && total !== undefined ? html`<p class="total">${this.localizer.money(total, this.order.order.currency)}</p>` : nothing}
+          ${total !== undefined && (this.order || this.currency)
+            ? html`<p class="total">${this.localizer.money(total, this.order?.order.currency ?? this.currency)}</p>`
+            : nothing}
         </div>
         ${this.closable
           ? html`<button type="button" class="close" part="close-button" aria-label=${this.t('close')} @click=${() => this.dispatchEvent(new CloseRequestEvent())}>

@@ -3,11 +3,11 @@ import { css } from 'lit';
 export const checkoutStyles = css`
   :host {
     display: block;
-    color-scheme: light dark;
+    color-scheme: light;
     container-type: inline-size;
   }
-  :host([theme='light']) {
-    color-scheme: light;
+  :host([theme='auto']) {
+    color-scheme: light dark;
   }
   :host([theme='dark']) {
     color-scheme: dark;
@@ -54,6 +54,8 @@ export const checkoutStyles = css`
   }
   .back {
     justify-self: start;
+    justify-content: flex-start;
+    text-align: start;
     margin-bottom: -0.75rem;
   }
   footer {

@@ -8,11 +8,11 @@ import type { CheckoutApi } from '../api/client.ts';
 import type { CreateOrderData } from '../api/wire.ts';
 import { CheckoutElement } from '../base.ts';
 import { apiContext, localizerContext, orderContext } from '../context.ts';
-import { DEFAULT_BACKOFF, type BackoffOptions } from '../flow/backoff.ts';
+import { DEFAULT_BACKOFF, TRANSFER_WATCH_BACKOFF, type BackoffOptions } from '../flow/backoff.ts';
 import { CheckoutFlow, VIEWS, type CheckoutFlowHost, type CheckoutView } from '../flow/checkout-flow.ts';
 import { describeError, isRetryable } from '../flow/errors.ts';
 import { browserLocale, Localizer } from '../i18n/localizer.ts';
-import type { FeeQuotedEvent, OptionSelectEvent, PaymentOutcomeEvent } from '../internal-events.ts';
+import type { CustomerDetailsEvent, FeeQuotedEvent, OptionSelectEvent, PaymentOutcomeEvent } from '../internal-events.ts';
 import { colorSchemeFor } from '../styles/color-scheme.ts';
 import { buttons, spinner, tokens, visuallyHidden } from '../styles/shared.styles.ts';
 import './checkout-header.ts';
@@ -47,7 +47,8 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
   @property({ attribute: 'api-base' }) apiBase = '';
   /** BCP 47 locale (`en`, `fr-FR`); the browser's when empty. */
   @property() locale = '';
-  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'auto';
+  /** `light` (default), `dark`, or `auto` (the system's preference). */
+  @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
   /** Shows a close button that fires `checkout:close` (for the modal embed). */
   @property({ type: Boolean }) closable = false;
 
@@ -67,6 +68,10 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
   @property({ attribute: 'redirect-url' }) redirectUrl = '';
   /** The payment link this order pays (`payment.paymentlinkid`), on the payment-link page. */
   @property({ attribute: 'payment-link-id', type: Number }) paymentLinkId: number | undefined;
+  /** The order's client token from the merchant's server: the order it created with the secret key. */
+  @property({ attribute: 'client-token' }) clientToken = '';
+  /** A customer session from the merchant's server: the customer's saved cards, and saving one. */
+  @property({ attribute: 'customer-session' }) customerSession = '';
   /** Framed by a merchant's page: the settings arrive from it by postMessage, so wait for them. */
   @property({ type: Boolean }) embedded = false;
 
@@ -80,6 +85,8 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
   redirect: (url: string) => void = (url) => window.location.assign(url);
   /** Status polling timing. */
   pollBackoff: BackoffOptions = DEFAULT_BACKOFF;
+  /** How often an open transfer account is checked for money arriving. */
+  transferBackoff: BackoffOptions = TRANSFER_WATCH_BACKOFF;
 
   @provide({ context: apiContext }) @state() api: CheckoutApi | undefined;
   @provide({ context: orderContext }) @state() order: CreateOrderData | undefined;
@@ -153,6 +160,7 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
           part="header"
           exportparts="logo, close-button"
           .total=${this.flow.totalToPay}
+          .currency=${this.currency}
           ?test-mode=${this.api?.testMode ?? false}
           ?closable=${this.closable}
           @ck-close-request=${() => this.flow.close()}
@@ -160,7 +168,7 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
         <div class="body" part="body">${this.#renderView()}</div>
         <footer part="footer">
           <svg viewBox="0 0 24 24" aria-hidden="true"><rect x="5" y="11" width="14" height="9" rx="2" /><path d="M8 11V8a4 4 0 0 1 8 0v3" /></svg>
-          <span>${this.t('secured')}</span>
+          <span>${this.t(this.flow.view === 'card' ? 'secured' : 'securedShort')}</span>
         </footer>
       </section>
     `;
@@ -171,6 +179,16 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
     switch (flow.view) {
       case 'loading':
         return html`<ck-status-panel tone="progress" heading=${this.t('loading')} role="status"></ck-status-panel>`;
+      case 'details':
+        return html`
+          <h2 class="view-title" tabindex="-1" data-focus>${this.t('detailsHeading')}</h2>
+          <p class="note">${this.t('detailsIntro', { merchant: flow.merchant })}</p>
+          <ck-customer-form
+            exportparts="primary-button, input, field"
+            .fields=${flow.detailsAsked}
+            @ck-customer-details=${(event: CustomerDetailsEvent) => flow.submitDetails(event.details)}
+          ></ck-customer-form>
+        `;
       case 'options': {
         // Continue needs the quote: the amount charged, fee included, is known before anything is paid.
         const waitingForQuote = flow.option !== '' && !flow.quote;
@@ -178,7 +196,7 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
         return html`
           ${flow.notice ? html`<p class="alert" role="alert">${this.t(flow.notice)}</p>` : nothing}
           <h2 class="view-title" tabindex="-1" data-focus>${this.t('summaryHeading')}</h2>
-          <ck-order-summary></ck-order-summary>
+          <ck-order-summary ?itemised=${(this.items?.length ?? 0) > 0}></ck-order-summary>
           <ck-payment-options
             exportparts="option"
             .value=${flow.option}
@@ -209,7 +227,8 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
           <ck-card-form
             exportparts="primary-button, input, field"
             .quote=${flow.quote}
-            @ck-payment-outcome=${(event: PaymentOutcomeEvent) => flow.cardOutcome(event.outcome)}
+            .holderName=${flow.cardHolder}
+            @ck-payment-outcome=${(event: PaymentOutcomeEvent) => flow.cardOutcome(event.outcome, event.holderName)}
           ></ck-card-form>
         `;
       case 'authenticating':
@@ -228,7 +247,7 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
         </ck-status-panel>`;
       case 'transfer':
         return html`
-          ${flow.waiting && !flow.nothingReceived ? nothing : this.#changeMethodButton()}
+          ${flow.nothingReceived ? this.#changeMethodButton() : nothing}
           <h2 class="view-title" tabindex="-1" data-focus>${this.t('transferHeading')}</h2>
           <ck-transfer-details
             exportparts="primary-button"
@@ -253,6 +272,11 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
       case 'expired':
         return html`<ck-status-panel tone="expired" heading=${this.t('expiredHeading')} data-focus>
           <p>${this.t('expiredBody')}</p>
+          ${flow.receivedBeforeExpiry > 0
+            ? html`<p class="notice" role="status">
+                ${this.t('expiredReceived', { received: this.localizer.money(flow.receivedBeforeExpiry, this.order?.order.currency ?? 'NGN'), merchant: flow.merchant })}
+              </p>`
+            : nothing}
           ${this.#transferError()}
           <div class="actions">
             <button
@@ -289,7 +313,10 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
         <div><dt>${this.t('paymentReference')}</dt><dd>${paid.reference}</dd></div>
         ${paid.confirmedAt ? html`<div><dt>${this.t('paidOn')}</dt><dd>${this.localizer.dateTime(parseTimestamp(paid.confirmedAt))}</dd></div>` : nothing}
       </dl>
-      <div class="actions"><button type="button" class="primary" part="primary-button" @click=${() => this.flow.close()}>${this.t('done')}</button></div>
+      ${this.embedded && !this.closable
+        ? // Inline in a merchant's page there is nothing for Done to close: the receipt stays, the page goes on.
+          nothing
+        : html`<div class="actions"><button type="button" class="primary" part="primary-button" @click=${() => this.flow.close()}>${this.t('done')}</button></div>`}
     </ck-status-panel>`;
   }
 

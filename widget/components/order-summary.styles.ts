@@ -14,6 +14,9 @@ export const orderSummaryStyles = css`
     margin: 0 0 0.75rem;
     overflow-wrap: anywhere;
   }
+  .description {
+    margin: 0 0 0.75rem;
+  }
   ul {
     list-style: none;
     margin: 0;

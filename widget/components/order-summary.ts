@@ -1,13 +1,17 @@
 import { consume } from '@lit/context';
 import { html, nothing } from 'lit';
-import { customElement, state } from 'lit/decorators.js';
+import { customElement, property, state } from 'lit/decorators.js';
 import type { CreateOrderData } from '../api/wire.ts';
 import { CheckoutElement } from '../base.ts';
 import { orderContext } from '../context.ts';
 import { tokens } from '../styles/shared.styles.ts';
 import { orderSummaryStyles } from './order-summary.styles.ts';
 
-/** The order's line items and subtotal, in the order's currency, formatted for the customer's locale. */
+/**
+ * The order's line items and subtotal, in the order's currency, formatted for the customer's locale. An order made
+ * without items (`itemised` false) has one item of the whole amount, named by the server in its own words: it is
+ * not listed; the order's description stands for it.
+ */
 @customElement('ck-order-summary')
 export class CkOrderSummary extends CheckoutElement {
   static override styles = [tokens, orderSummaryStyles];
@@ -16,18 +20,26 @@ export class CkOrderSummary extends CheckoutElement {
   @state()
   order: CreateOrderData | undefined;
 
+  /** The merchant gave the order's items; false when the only item is the one the server made up. */
+  @property({ type: Boolean }) itemised = true;
+
   override render() {
     const summary = this.order?.subsidiaryOrderSummary;
     if (!summary) return nothing;
     const money = (amount: number) => this.localizer.money(amount, summary.currency);
+    const items = summary.orderItems;
+    const itemised = this.itemised && items.length > 0;
+    const description = this.order?.order.narration;
     return html`
       <section aria-label=${this.t('summaryHeading')}>
         <p class="reference">${this.t('orderReference', { reference: summary.reference })}</p>
-        <ul aria-label=${this.t('items')}>
-          ${summary.orderItems.map(
-            (item) => html`<li><span class="name">${item.name}</span><span class="amount">${money(item.amount)}</span></li>`,
-          )}
-        </ul>
+        ${itemised
+          ? html`<ul aria-label=${this.t('items')}>
+              ${items.map((item) => html`<li><span class="name">${item.name}</span><span class="amount">${money(item.amount)}</span></li>`)}
+            </ul>`
+          : description
+            ? html`<p class="description">${description}</p>`
+            : nothing}
         <dl class="subtotal">
           <dt>${this.t('subtotal')}</dt>
           <dd class="amount">${money(summary.totalAmount)}</dd>

@@ -3,7 +3,7 @@ import { checkoutWidgetStyles } from './checkout-widget.styles.ts';
 import { EmbeddedFrame } from './embedded-frame.ts';
 import { CheckoutEmbedError, openFrameSession } from './frame-session.ts';
 import type { EventDetail, OrderItem, Settings } from './protocol.ts';
-import type { CheckoutMode, CheckoutResult } from './types.ts';
+import type { CheckoutMode, CheckoutResult, CheckoutTheme } from './types.ts';
 
 /** Attributes of `<checkout-widget>` and the `<ck-checkout>` settings they become inside the frame. */
 const SETTING_ATTRIBUTES = {
@@ -18,6 +18,8 @@ const SETTING_ATTRIBUTES = {
   country: 'customer-country',
   locale: 'locale',
   theme: 'theme',
+  'client-token': 'client-token',
+  'customer-session': 'customer-session',
 } as const;
 
 const MESSAGES = {
@@ -39,7 +41,7 @@ let sheet: CSSStyleSheet | undefined;
  * @tagname checkout-widget
  * @attr api-key - The publishable key; an inline element starts when it has one.
  * @attr reference - Your order reference; with `amount` the order is created, alone an existing order is resumed.
- * @attr amount - The order amount in major units (12500 is NGN 12,500).
+ * @attr amount - The order amount in major units, never minor: `12500` with `NGN` is NGN 12,500.00, not 125.00 in kobo; `19.99` with `USD` is USD 19.99.
  * @attr currency - ISO 4217 code; NGN when absent.
  * @attr description - What the order is for.
  * @attr items - Line items as JSON: `[{"name":"Tea","amount":1200}]`.
@@ -48,9 +50,11 @@ let sheet: CSSStyleSheet | undefined;
  * @attr last-name - The customer's last name.
  * @attr mobile - The customer's phone number.
  * @attr country - The customer's country, two letters.
+ * @attr client-token - The order's client token your server got creating it with the secret key; with `reference`, pays that order.
+ * @attr customer-session - A customer session your server opened for a customer it vouches for: saved cards, and saving one.
  * @attr {'inline' | 'modal'} mode - `inline` (default) frames the checkout in the page; `modal` shows it in a dialog on `open()` or a click on the element's children.
  * @attr locale - BCP 47 language (`en`, `fr`); the browser's when absent.
- * @attr {'light' | 'dark'} theme - Light or dark; follows the system when absent.
+ * @attr {'light' | 'dark' | 'auto'} theme - Light by default, whatever the customer's system prefers; `dark`, or `auto` to follow the system.
  * @attr api-base - The checkout's origin; the origin embed.js was loaded from when absent.
  * @fires {CheckoutReadyEvent} checkout:ready - The checkout shows the order (reference, status).
  * @fires {CheckoutPendingEvent} checkout:pending - A payment awaits the bank or the customer's transfer (reference, status, method).
@@ -78,9 +82,17 @@ export class CheckoutWidgetElement extends HTMLElement {
   #last: { reference: string | null; status: CheckoutStatus | null } = { reference: null, status: null };
   #closeSent = false;
   #result: { promise: Promise<CheckoutResult>; resolve: (result: CheckoutResult) => void; reject: (error: unknown) => void } | undefined;
+  #items: OrderItem[] | undefined;
 
   constructor() {
     super();
+    // Properties the page set before embed.js defined the element shadow the accessors: set them again through them.
+    for (const name of PROPERTIES) {
+      if (!Object.prototype.hasOwnProperty.call(this, name)) continue;
+      const value = (this as Record<string, unknown>)[name];
+      delete (this as Record<string, unknown>)[name];
+      (this as Record<string, unknown>)[name] = value;
+    }
     this.#root = this.attachShadow({ mode: 'open' });
     if (!sheet) {
       sheet = new CSSStyleSheet();
@@ -90,14 +102,141 @@ export class CheckoutWidgetElement extends HTMLElement {
     this.#slot.addEventListener('click', () => void this.open().catch(() => undefined));
   }
 
-  /** `modal` when the `mode` attribute says so, else `inline`. */
+  /** `modal` when the `mode` attribute says so, else `inline`. Reflects `mode`. */
   get mode(): CheckoutMode {
     return this.getAttribute('mode') === 'modal' ? 'modal' : 'inline';
   }
+  set mode(value: CheckoutMode) {
+    this.#reflect('mode', value);
+  }
 
-  /** Where the checkout is reached: `api-base`, else the origin embed.js was loaded from. */
+  /** Where the checkout is reached: `api-base`, else the origin embed.js was loaded from. Reflects `api-base`. */
   get apiBase(): string {
     return this.getAttribute('api-base') || CheckoutWidgetElement.defaultApiBase || window.location.origin;
+  }
+  set apiBase(value: string) {
+    this.#reflect('api-base', value);
+  }
+
+  // Properties with the attributes' names, reflected to them; `items` is an array and is not reflected.
+
+  /** The publishable key. Reflects `api-key`. */
+  get apiKey(): string {
+    return this.getAttribute('api-key') ?? '';
+  }
+  set apiKey(value: string) {
+    this.#reflect('api-key', value);
+  }
+  /** Your order reference. Reflects `reference`. */
+  get reference(): string {
+    return this.getAttribute('reference') ?? '';
+  }
+  set reference(value: string) {
+    this.#reflect('reference', value);
+  }
+  /** The order amount in major units (`12500` NGN is NGN 12,500.00); undefined to resume `reference`. Reflects `amount`. */
+  get amount(): number | undefined {
+    const amount = Number(this.getAttribute('amount') ?? Number.NaN);
+    return Number.isFinite(amount) ? amount : undefined;
+  }
+  set amount(value: number | undefined) {
+    this.#reflect('amount', value === undefined ? null : String(value));
+  }
+  /** ISO 4217 code. Reflects `currency`. */
+  get currency(): string {
+    return this.getAttribute('currency') ?? 'NGN';
+  }
+  set currency(value: string) {
+    this.#reflect('currency', value);
+  }
+  /** What the order is for. Reflects `description`. */
+  get description(): string {
+    return this.getAttribute('description') ?? '';
+  }
+  set description(value: string) {
+    this.#reflect('description', value);
+  }
+  /** Line items, amounts in major units; wins over the `items` attribute (JSON) once set. */
+  get items(): OrderItem[] | undefined {
+    return this.#items ?? parseItems(this.getAttribute('items'));
+  }
+  set items(value: OrderItem[] | undefined) {
+    this.#items = Array.isArray(value) ? value.filter(isItem) : undefined;
+    this.#changed();
+  }
+  /** The customer's e-mail. Reflects `email`. */
+  get email(): string {
+    return this.getAttribute('email') ?? '';
+  }
+  set email(value: string) {
+    this.#reflect('email', value);
+  }
+  /** The customer's first name. Reflects `first-name`. */
+  get firstName(): string {
+    return this.getAttribute('first-name') ?? '';
+  }
+  set firstName(value: string) {
+    this.#reflect('first-name', value);
+  }
+  /** The customer's last name. Reflects `last-name`. */
+  get lastName(): string {
+    return this.getAttribute('last-name') ?? '';
+  }
+  set lastName(value: string) {
+    this.#reflect('last-name', value);
+  }
+  /** The customer's phone number. Reflects `mobile`. */
+  get mobile(): string {
+    return this.getAttribute('mobile') ?? '';
+  }
+  set mobile(value: string) {
+    this.#reflect('mobile', value);
+  }
+  /** The customer's country, two letters. Reflects `country`. */
+  get country(): string {
+    return this.getAttribute('country') ?? '';
+  }
+  set country(value: string) {
+    this.#reflect('country', value);
+  }
+  /** The order's client token from your server (it created the order with the secret key). Reflects `client-token`. */
+  get clientToken(): string {
+    return this.getAttribute('client-token') ?? '';
+  }
+  set clientToken(value: string) {
+    this.#reflect('client-token', value);
+  }
+  /** A customer session from your server, for saved cards. Reflects `customer-session`. */
+  get customerSession(): string {
+    return this.getAttribute('customer-session') ?? '';
+  }
+  set customerSession(value: string) {
+    this.#reflect('customer-session', value);
+  }
+  /** BCP 47 language. Reflects `locale`. */
+  get locale(): string {
+    return this.getAttribute('locale') ?? '';
+  }
+  set locale(value: string) {
+    this.#reflect('locale', value);
+  }
+  /** `light` (default), `dark` or `auto`. Reflects `theme`. */
+  get theme(): CheckoutTheme {
+    const theme = this.getAttribute('theme');
+    return theme === 'dark' || theme === 'auto' ? theme : 'light';
+  }
+  set theme(value: CheckoutTheme) {
+    this.#reflect('theme', value);
+  }
+
+  #reflect(name: string, value: string | null | undefined): void {
+    if (value === null || value === undefined || value === '') this.removeAttribute(name);
+    else this.setAttribute(name, value);
+  }
+
+  /** `items` changed: the frame gets the new settings, or an inline element with none yet starts. */
+  #changed(): void {
+    if (this.isConnected) this.#queueUpdate();
   }
 
   connectedCallback(): void {
@@ -156,7 +295,7 @@ export class CheckoutWidgetElement extends HTMLElement {
     }
     const amount = Number(this.getAttribute('amount') ?? Number.NaN);
     if (this.hasAttribute('amount') && Number.isFinite(amount)) settings.amount = amount;
-    const items = parseItems(this.getAttribute('items'));
+    const items = this.items;
     if (items) settings.items = items;
     return settings;
   }
@@ -286,7 +425,8 @@ export class CheckoutWidgetElement extends HTMLElement {
       message.className = 'message';
       message.setAttribute('role', 'alert');
       message.setAttribute('part', 'message');
-      message.textContent = error.code === 'AUTH403' ? messages.refused : messages.failed;
+      // A refused key or origin is the merchant's to fix: the customer is not sent to check their connection.
+      message.textContent = error.code === 'AUTH401' || error.code === 'AUTH403' ? messages.refused : messages.failed;
       this.#root.replaceChildren(message);
     }
     console.warn(`checkout-widget: ${error.code} ${error.message}`);
@@ -304,12 +444,16 @@ function placeholder(): HTMLElement {
   return element;
 }
 
+const PROPERTIES = ['apiKey', 'apiBase', 'mode', 'reference', 'amount', 'currency', 'description', 'items', 'email', 'firstName', 'lastName', 'mobile', 'country', 'clientToken', 'customerSession', 'locale', 'theme'];
+
+const isItem = (item: unknown): item is OrderItem =>
+  typeof (item as OrderItem | null)?.name === 'string' && typeof (item as OrderItem | null)?.amount === 'number';
+
 function parseItems(text: string | null): OrderItem[] | undefined {
   if (!text) return undefined;
   try {
     const items: unknown = JSON.parse(text);
-    if (!Array.isArray(items)) return undefined;
-    return items.filter((item): item is OrderItem => typeof item?.name === 'string' && typeof item?.amount === 'number');
+    return Array.isArray(items) ? items.filter(isItem) : undefined;
   } catch {
     return undefined;
   }

@@ -15,6 +15,8 @@ const ATTRIBUTES: Partial<Record<keyof CheckoutOptions, string>> = {
   country: 'country',
   locale: 'locale',
   theme: 'theme',
+  clientToken: 'client-token',
+  customerSession: 'customer-session',
 };
 
 /**
@@ -29,7 +31,7 @@ export function openCheckout(options: CheckoutOptions): Promise<CheckoutResult> 
     const value = withReference[option as keyof CheckoutOptions];
     if (value !== undefined && value !== null && value !== '') element.setAttribute(attribute, String(value));
   }
-  if (options.items) element.setAttribute('items', JSON.stringify(options.items));
+  if (options.items) element.items = options.items;
   if (options.onSuccess) element.addEventListener('checkout:success', options.onSuccess);
   if (options.onError) element.addEventListener('checkout:error', options.onError);
   if (options.onClose) element.addEventListener('checkout:close', options.onClose);

@@ -34,6 +34,8 @@ export const SETTING_NAMES = [
   'customer-country',
   'locale',
   'theme',
+  'client-token',
+  'customer-session',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -76,7 +78,7 @@ function isItem(value: unknown): value is OrderItem {
 function isSetting(name: SettingName, value: unknown): boolean {
   if (name === 'amount') return typeof value === 'number' && Number.isFinite(value);
   if (name === 'items') return Array.isArray(value) && value.length <= 100 && value.every(isItem);
-  return isText(value, 500);
+  return isText(value, name === 'client-token' || name === 'customer-session' ? 2048 : 500);
 }
 
 /** The known settings with values of the right type; a bad value is dropped, and the checkout says what is missing. */

@@ -10,6 +10,8 @@ import type { OrderItem } from './protocol.ts';
  */
 export type { CheckoutStatus, OrderItem };
 export type CheckoutMode = 'inline' | 'modal';
+/** `light` by default, whatever the customer's system prefers; `auto` follows it. */
+export type CheckoutTheme = 'light' | 'dark' | 'auto';
 
 /** What `Checkout.open` takes: the order, the customer, and callbacks. */
 export interface CheckoutOptions {
@@ -17,7 +19,10 @@ export interface CheckoutOptions {
   apiKey: string;
   /** Your order reference (letters, digits, `. _ ~ : -`); one is made when absent and given back in the result. */
   reference?: string;
-  /** Major units (`5000`, `5800.5`). Without it, the order `reference` is resumed. */
+  /**
+   * In major units, never minor: `5000` with `NGN` is NGN 5,000.00 (not 50.00 in kobo), `5800.5` is NGN 5,800.50.
+   * Without it, the order `reference` is resumed.
+   */
   amount?: number;
   /** ISO 4217; `NGN` by default. */
   currency?: string;
@@ -31,9 +36,13 @@ export interface CheckoutOptions {
   country?: string;
   /** `en`, `fr`, …; the customer's browser language by default. */
   locale?: string;
-  theme?: 'light' | 'dark' | 'auto';
+  theme?: CheckoutTheme;
   /** The checkout's address; by default the origin `embed.js` was loaded from. */
   apiBase?: string;
+  /** The `clientToken.token` your server got when it created the order with the secret key: pays that order. */
+  clientToken?: string;
+  /** A customer session your server opened (`POST /checkout/customers/sessions`): saved cards, and saving one. */
+  customerSession?: string;
   onSuccess?: (event: CheckoutSuccessEvent) => void;
   onError?: (event: CheckoutErrorEvent) => void;
   onClose?: (event: CheckoutCloseEvent) => void;
@@ -61,6 +70,7 @@ export interface PaymentCheckoutOptions {
   apiKey: string;
   /** Accepted for compatibility and not needed: the checkout encrypts with the keys the service publishes. */
   encryptionKey?: string;
+  /** In major units, never minor: `2500` with `NGN` is NGN 2,500.00. */
   amount: number | string;
   currency?: string;
   email?: string;

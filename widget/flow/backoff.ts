@@ -10,6 +10,9 @@ export interface BackoffOptions {
 
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1500, maxMs: 20_000, factor: 1.7 };
 
+/** An open transfer account: money that arrives is noticed within five seconds, and two at first. */
+export const TRANSFER_WATCH_BACKOFF: BackoffOptions = { baseMs: 2000, maxMs: 5000, factor: 1.3 };
+
 export function backoffDelay(attempt: number, options: BackoffOptions = DEFAULT_BACKOFF, random: () => number = Math.random): number {
   const ceiling = Math.min(options.maxMs, options.baseMs * options.factor ** attempt);
   return Math.round(ceiling / 2 + random() * (ceiling / 2));

@@ -13,6 +13,7 @@ import {
   type CheckoutStatus,
 } from '../events.ts';
 import type { Localizer, MessageKey } from '../i18n/localizer.ts';
+import type { CustomerDetails, CustomerField } from '../internal-events.ts';
 import { backoffDelay, sleep, type BackoffOptions } from './backoff.ts';
 import { SUPPORTED_OPTIONS } from '../components/payment-options.ts';
 import { describeDecline, describeError, isApiError, isRetryable } from './errors.ts';
@@ -20,8 +21,11 @@ import { outcomeOf, type PaymentOutcome } from './outcome.ts';
 import { loadSession, saveSession, type CheckoutSession } from './session.ts';
 import { EXPIRED_TRANSFER_CODE, meaningOf, type StatusMeaning } from './status.ts';
 
-export type CheckoutView = 'loading' | 'options' | 'card' | 'authenticating' | 'transfer' | 'success' | 'failure' | 'expired' | 'error';
-export const VIEWS: readonly CheckoutView[] = ['loading', 'options', 'card', 'authenticating', 'transfer', 'success', 'failure', 'expired', 'error'];
+export type CheckoutView = 'loading' | 'details' | 'options' | 'card' | 'authenticating' | 'transfer' | 'success' | 'failure' | 'expired' | 'error';
+export const VIEWS: readonly CheckoutView[] = ['loading', 'details', 'options', 'card', 'authenticating', 'transfer', 'success', 'failure', 'expired', 'error'];
+
+/** `confirm`: the customer waits for the answer; `watch`: an open transfer account is checked quietly. */
+type PollMode = 'confirm' | 'watch';
 
 export type Paid = Omit<Extract<StatusMeaning, { kind: 'paid' }>, 'kind'>;
 
@@ -29,14 +33,22 @@ export type Paid = Omit<Extract<StatusMeaning, { kind: 'paid' }>, 'kind'>;
 export interface CheckoutFlowHost extends ReactiveControllerHost, EventTarget {
   apiKey: string;
   apiBase: string;
+  clientToken: string;
+  customerSession: string;
   /** The settings come from the embedding page: until they do, the checkout waits instead of reporting them missing. */
   embedded: boolean;
   reference: string;
   amount: number | undefined;
   currency: string;
+  customerFirstName: string;
+  customerLastName: string;
+  customerEmail: string;
+  customerMobile: string;
   customerCountry: string;
   localizer: Localizer;
   pollBackoff: BackoffOptions;
+  /** How often an open transfer account is watched for money arriving, before the customer says they sent it. */
+  transferBackoff: BackoffOptions;
   redirect: (url: string) => void;
   orderPlain(returnUrl: string): CreateOrderPlain;
 }
@@ -53,6 +65,8 @@ export const loadApi = () => import('../api/client.ts');
 /** The card and transfer views are separate chunks, fetched while the customer reads the first screen. */
 export const loadCardForm = () => import('../components/card-form.ts');
 export const loadTransferDetails = () => import('../components/transfer-details.ts');
+/** Only for a merchant who opens the checkout without the customer's details. */
+export const loadCustomerForm = () => import('../components/customer-form.ts');
 
 /**
  * The order flow behind `<ck-checkout>`: create the order or resume it, get a transfer account, read what pay and
@@ -67,6 +81,8 @@ export class CheckoutFlow implements ReactiveController {
   quotes: Record<string, FeeQuote> = {};
   transfer: BankTransferDetails | undefined;
   amountDue: number | undefined;
+  /** What reached an account before it expired: the customer is told it is recorded for refund. */
+  receivedBeforeExpiry = 0;
   waiting = false;
   failure: { code: string; message: string } | undefined;
   error: unknown;
@@ -81,6 +97,17 @@ export class CheckoutFlow implements ReactiveController {
   authStage: 'started' | 'interrupted' | 'checking' = 'checking';
   /** A message for the options screen, such as a 3-D Secure the bank did not confirm; announced. */
   notice: MessageKey | undefined;
+  /** The customer's details the checkout asks for (the `details` view), because the merchant did not give them. */
+  detailsAsked: CustomerField[] = [];
+  /**
+   * What the customer typed there. Kept for the life of the element, so a retry after a failed create, or the next
+   * order in the same page, does not ask again.
+   */
+  customer: CustomerDetails = {};
+  /** What the payment waiting for the bank or a transfer charges, fee included, from the status answer. */
+  pendingCharge: number | undefined;
+  /** The name on the card of the last attempt, for the card form of the next one. */
+  cardHolder = '';
   /** Set when a view change should move focus to the new view's heading (not on the first screen). */
   focusRequested = false;
 
@@ -92,12 +119,12 @@ export class CheckoutFlow implements ReactiveController {
 
   readonly startTask: Task<readonly unknown[], void>;
   readonly transferTask: Task<[], void>;
-  readonly pollTask: Task<[string], OrderStatusResponse>;
+  readonly pollTask: Task<[string, PollMode], OrderStatusResponse>;
 
   constructor(private readonly host: CheckoutFlowHost) {
     host.addController(this);
     this.startTask = new Task(host, {
-      args: () => [host.apiKey, host.apiBase, host.reference, host.amount, host.currency, host.embedded] as const,
+      args: () => [host.apiKey, host.apiBase, host.clientToken, host.customerSession, host.reference, host.amount, host.currency, host.embedded] as const,
       task: async (_args, { signal }) => this.#start(signal),
     });
     this.transferTask = new Task(host, {
@@ -117,7 +144,7 @@ export class CheckoutFlow implements ReactiveController {
     });
     this.pollTask = new Task(host, {
       autoRun: false,
-      task: async ([reference]: [string], { signal }) => this.#poll(reference, signal),
+      task: async ([reference, mode]: [string, PollMode], { signal }) => this.#poll(reference, mode, signal),
     });
   }
 
@@ -153,6 +180,18 @@ export class CheckoutFlow implements ReactiveController {
     return (this.amountDue ?? this.transfer.amountDue) >= this.transfer.amount;
   }
 
+  /**
+   * The details the order needs that neither the merchant nor the customer has given: names and an e-mail address
+   * (the order API requires them); a phone number, optional, only when the merchant gave no way to reach the customer.
+   */
+  get missingDetails(): CustomerField[] {
+    const host = this.host;
+    const given: CustomerDetails = { firstname: host.customerFirstName, lastname: host.customerLastName, email: host.customerEmail, mobile: host.customerMobile, ...this.customer };
+    const missing = (['firstname', 'lastname', 'email'] as const).filter((field) => !given[field]?.trim());
+    if (missing.includes('email') && !given.mobile?.trim()) return [...missing, 'mobile'];
+    return missing;
+  }
+
   /** The quote of the chosen method, for this order: the only amount the customer is asked to pay. */
   get quote(): FeeQuote | undefined {
     const quote = this.option ? this.quotes[this.option] : undefined;
@@ -162,7 +201,25 @@ export class CheckoutFlow implements ReactiveController {
 
   /** What was paid; before that the quoted total (with the customer's fee) of the chosen method, or the order amount. */
   get totalToPay(): number | undefined {
-    return this.paid?.amount ?? this.quote?.totalChargedAmount ?? this.order?.order.amount;
+    return (
+      this.paid?.amount ??
+      this.quote?.totalChargedAmount ??
+      this.pendingCharge ??
+      this.order?.order.amount ??
+      (this.view === 'details' ? this.host.amount : undefined)
+    );
+  }
+
+  /** The customer filled in the details form: make the order with them. */
+  submitDetails(details: CustomerDetails): void {
+    if (this.view !== 'details') return;
+    this.customer = { ...this.customer, ...details };
+    this.#show('loading', false);
+    const controller = new AbortController();
+    this.#retrying = controller;
+    this.#create(controller.signal).catch((error: unknown) => {
+      if (!controller.signal.aborted) this.#fail(error);
+    });
   }
 
   // Actions the element wires to what the customer does.
@@ -191,19 +248,28 @@ export class CheckoutFlow implements ReactiveController {
     }
   }
 
-  cardOutcome(outcome: PaymentOutcome): void {
+  cardOutcome(outcome: PaymentOutcome, holderName = ''): void {
     // An answer for a card form no longer shown (another order started meanwhile) is not this order's.
     if (this.view !== 'card') return;
+    this.cardHolder = holderName;
     void this.#track('card-submitted');
     this.#handleOutcome(outcome);
   }
 
-  /** "I have sent the money", or the account's countdown reached zero: ask the server until it decides. */
+  /**
+   * "I have sent the money", or the account's countdown reached zero: ask the server at once, then until it decides.
+   * The account is watched anyway (see `#watchTransfer`); the button only makes the next question come sooner.
+   */
   transferSent(): void {
     this.waiting = true;
     this.#save();
-    void this.pollTask.run([this.#reference]);
+    void this.pollTask.run([this.#reference, 'confirm']);
     this.host.requestUpdate();
+  }
+
+  /** While an account is open the checkout notices the money by itself: docs/decisions.md, "Noticing a transfer". */
+  #watchTransfer(): void {
+    if (this.pollTask.status !== 1) void this.pollTask.run([this.#reference, this.waiting ? 'confirm' : 'watch']);
   }
 
   newAccount(): void {
@@ -219,6 +285,7 @@ export class CheckoutFlow implements ReactiveController {
 
   chooseAnother(): void {
     this.pollTask.abort();
+    this.pendingCharge = undefined;
     this.waiting = false;
     this.authUrl = undefined;
     this.#save();
@@ -297,7 +364,12 @@ export class CheckoutFlow implements ReactiveController {
       const { ApiError, CheckoutApi } = await loadApi();
       signal.throwIfAborted();
       if (!host.apiKey) throw new ApiError('AUTH401', 'The api-key attribute is missing.');
-      this.api = new CheckoutApi({ apiKey: host.apiKey, baseUrl: host.apiBase || window.location.origin });
+      this.api = new CheckoutApi({
+        apiKey: host.apiKey,
+        baseUrl: host.apiBase || window.location.origin,
+        clientToken: host.clientToken || undefined,
+        customerSession: host.customerSession || undefined,
+      });
       const returned = new URLSearchParams(window.location.search);
       const returnedReference = returned.get('reference');
       if (returnedReference) {
@@ -315,21 +387,55 @@ export class CheckoutFlow implements ReactiveController {
       }
       // Events about this order carry its reference, also when creating it fails.
       this.#reference = host.reference;
-      this.order = await this.api.createOrder(host.orderPlain(this.#returnUrl(true)), signal);
-      this.#reference = this.order.order.reference;
-      if (this.order.order.statusId !== 1) {
-        // The same order was created before (another tab, a lost answer) and has moved on: show where it is.
-        this.#save();
-        return await this.#resume(this.#reference, signal);
+      const missing = this.missingDetails;
+      if (missing.length > 0) {
+        await loadCustomerForm();
+        signal.throwIfAborted();
+        this.detailsAsked = missing;
+        this.#show('details', false);
+        return;
       }
-      this.option = this.optionCount === 1 ? this.order.otherPaymentOptions[0]!.code : '';
-      this.#save();
-      this.#ready(1);
-      this.#show('options', false);
+      await this.#create(signal);
     } catch (error) {
       if (signal.aborted) throw error;
       this.#fail(error);
     }
+  }
+
+  /**
+   * Without a record (a frame on another site may have no storage: browsers that block third-party storage, or a
+   * new tab) the order's summary, merchant and amount are asked for again: creating the same order again returns it
+   * as it is, so the receipt after 3-D Secure still names the merchant and the amount. Best effort: an order made
+   * with details the customer typed before the page reloaded cannot be asked for, and is shown from its status.
+   */
+  async #recoverOrder(reference: string, signal: AbortSignal): Promise<CreateOrderData | undefined> {
+    if (this.host.amount === undefined || reference !== this.host.reference || this.missingDetails.length > 0) return undefined;
+    try {
+      const plain = this.host.orderPlain(this.#returnUrl(true));
+      plain.customer = { ...plain.customer, ...this.customer };
+      return await this.api!.createOrder(plain, signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return undefined;
+    }
+  }
+
+  /** Creates the order from the host's settings and the details the customer gave; resumes it if it moved on. */
+  async #create(signal: AbortSignal): Promise<void> {
+    const plain = this.host.orderPlain(this.#returnUrl(true));
+    plain.customer = { ...plain.customer, ...this.customer };
+    this.order = await this.api!.createOrder(plain, signal);
+    this.#reference = this.order.order.reference;
+    if (this.order.order.statusId !== 1) {
+      // The same order was created before (another tab, a lost answer) and has moved on: show where it is.
+      this.#save();
+      return await this.#resume(this.#reference, signal);
+    }
+    this.option = this.optionCount === 1 ? this.order.otherPaymentOptions[0]!.code : '';
+    this.#save();
+    this.#ready(1);
+    // After the details form the customer moved on: focus goes to the summary's heading.
+    this.#show('options', this.detailsAsked.length > 0);
   }
 
   /**
@@ -349,6 +455,9 @@ export class CheckoutFlow implements ReactiveController {
     this.quotes = {};
     this.transfer = undefined;
     this.amountDue = undefined;
+    this.receivedBeforeExpiry = 0;
+    this.pendingCharge = undefined;
+    this.detailsAsked = [];
     this.waiting = false;
     this.failure = undefined;
     this.error = undefined;
@@ -373,12 +482,14 @@ export class CheckoutFlow implements ReactiveController {
     const cached = await loadSession(reference);
     signal.throwIfAborted();
     this.#reference = reference;
-    this.order = cached?.order;
+    // The order just created again (it had moved on) is this one, also when no record could be kept.
+    this.order = cached?.order ?? (this.order?.order.reference === reference ? this.order : undefined);
     this.option = cached?.option ?? '';
     this.transfer = cached?.transfer;
     this.waiting = cached?.waiting ?? false;
     this.authUrl = cached?.authUrl;
     this.#returning = returning;
+    if (!this.order) this.order = await this.#recoverOrder(reference, signal);
     const status = await this.api!.orderStatus(reference, signal);
     signal.throwIfAborted();
     if (returning) void this.#track('authentication-finished');
@@ -395,8 +506,9 @@ export class CheckoutFlow implements ReactiveController {
       return;
     }
     const final = this.#applyStatus(status);
-    if (!final && status.data.payment_status === 2 && (this.view === 'authenticating' || this.waiting)) {
-      void this.pollTask.run([reference]);
+    if (!final && status.data.payment_status === 2) {
+      if (this.view === 'transfer') this.#watchTransfer();
+      else if (this.view === 'authenticating' || this.waiting) void this.pollTask.run([reference, 'confirm']);
     }
   }
 
@@ -411,11 +523,14 @@ export class CheckoutFlow implements ReactiveController {
   /** Shows what a status answer means; true when it is final. */
   #applyStatus(answer: OrderStatusResponse): boolean {
     const meaning = meaningOf(answer.data);
+    // After a reload no quote is known: the header shows what the pending payment charges, not the order amount.
+    this.pendingCharge = answer.data.payment_status === 2 ? answer.data.total_charged_amount : undefined;
     switch (meaning.kind) {
       case 'paid':
         this.#succeed(meaning);
         return true;
       case 'expired':
+        this.receivedBeforeExpiry = meaning.received;
         this.waiting = false;
         this.#save();
         this.#show('expired');
@@ -451,7 +566,15 @@ export class CheckoutFlow implements ReactiveController {
     this.#show('authenticating');
   }
 
-  async #poll(reference: string, signal: AbortSignal): Promise<OrderStatusResponse> {
+  /**
+   * `confirm`: the customer is waiting for an answer (back from the bank, or the money is said to be sent): ask now,
+   * then with the status backoff, and give up with the error view after five failures in a row. `watch`: an open
+   * transfer account, watched quietly every few seconds; it waits before its first question (the account is new),
+   * and a failure that may pass never replaces the account details the customer is reading.
+   */
+  async #poll(reference: string, mode: PollMode, signal: AbortSignal): Promise<OrderStatusResponse> {
+    const backoff = mode === 'watch' ? this.host.transferBackoff : this.host.pollBackoff;
+    if (mode === 'watch') await sleep(backoffDelay(0, backoff), signal);
     let failures = 0;
     for (let attempt = 0; ; attempt += 1) {
       try {
@@ -463,19 +586,19 @@ export class CheckoutFlow implements ReactiveController {
       } catch (error) {
         if (signal.aborted) throw error;
         failures += 1;
-        if (failures >= 5 || !isRetryable(error)) {
+        if ((mode === 'confirm' && failures >= 5) || !isRetryable(error)) {
           this.#fail(error);
           throw error;
         }
       }
-      await sleep(backoffDelay(attempt, this.host.pollBackoff), signal);
+      await sleep(backoffDelay(attempt, backoff), signal);
     }
   }
 
   #handleOutcome(outcome: PaymentOutcome): void {
     switch (outcome.kind) {
       case 'paid':
-        this.#succeed({ amount: outcome.amount, currency: outcome.currency, reference: outcome.paymentReference, confirmedAt: null, excess: 0 });
+        this.#succeed({ amount: outcome.amount, currency: outcome.currency, reference: this.#reference, confirmedAt: null, excess: 0 });
         return;
       case 'authenticate':
         this.authUrl = outcome.redirectUrl;
@@ -497,6 +620,7 @@ export class CheckoutFlow implements ReactiveController {
         this.#show('transfer');
         this.host.dispatchEvent(new CheckoutPendingEvent(this.#eventInit(2), 'bank-transfer'));
         void this.#track('transfer-shown');
+        this.#watchTransfer();
         return;
       case 'confirming':
         this.option = 'C';
@@ -504,7 +628,7 @@ export class CheckoutFlow implements ReactiveController {
         this.#save();
         this.#show('authenticating');
         this.host.dispatchEvent(new CheckoutPendingEvent(this.#eventInit(2), 'card'));
-        void this.pollTask.run([this.#reference]);
+        void this.pollTask.run([this.#reference, 'confirm']);
         return;
       case 'declined':
         this.#decline(outcome.code, describeDecline(outcome.code, this.host.localizer), 4);

@@ -2,8 +2,10 @@ import type { OrderStatus } from '../api/wire.ts';
 
 /** What an order-status answer (protocol.md 4.4 and section 5) means for the screen the customer sees. */
 export type StatusMeaning =
+  /** `reference`: the order's, the one the merchant sees and the customer quotes (not the payment attempt's). */
   | { kind: 'paid'; amount: number; currency: string; reference: string; confirmedAt: string | null; excess: number }
-  | { kind: 'expired'; message: string }
+  /** `received`: money that arrived before the account expired, recorded for refund. */
+  | { kind: 'expired'; message: string; received: number }
   | { kind: 'declined'; code: string }
   | { kind: 'reversed'; code: string }
   | { kind: 'awaiting-transfer'; amountDue: number }
@@ -21,14 +23,14 @@ export function meaningOf(status: OrderStatus): StatusMeaning {
       return {
         kind: 'paid',
         amount: status.total_charged_amount,
-        currency: status.currency_id,
-        reference: status.payment_reference ?? status.order_reference,
+        currency: status.currency,
+        reference: status.order_reference,
         confirmedAt: status.date_payment_confirmed,
         excess: status.excess_amount,
       };
     case 4:
       return code === EXPIRED_TRANSFER_CODE
-        ? { kind: 'expired', message: status.payment_response_message ?? 'Account number has expired' }
+        ? { kind: 'expired', message: status.payment_response_message ?? 'Account number has expired', received: status.amount_received }
         : { kind: 'declined', code };
     case 6:
       return { kind: 'reversed', code };

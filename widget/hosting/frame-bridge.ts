@@ -62,7 +62,8 @@ export function connectToParent(checkout: CkCheckout, parentOrigin: string, pare
 }
 
 function sessionOf(location: Location): string | undefined {
-  return /\/checkout\/frame\/([\w-]+\.[\w-]+)$/.exec(location.pathname)?.[1];
+  // A signed JWT: header, claims and signature, each base64url.
+  return /\/checkout\/frame\/([\w-]+\.[\w-]+\.[\w-]+)$/.exec(location.pathname)?.[1];
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

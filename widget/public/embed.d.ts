@@ -61,16 +61,67 @@ declare global {
 		"checkout:close": CheckoutCloseEvent;
 	}
 }
+export interface OrderItem {
+	name: string;
+	amount: number;
+}
 declare class CheckoutWidgetElement extends HTMLElement {
 	#private;
 	static readonly observedAttributes: string[];
 	/** Where the checkout lives when `api-base` is absent: the origin embed.js was loaded from. */
 	static defaultApiBase: string;
 	constructor();
-	/** `modal` when the `mode` attribute says so, else `inline`. */
+	/** `modal` when the `mode` attribute says so, else `inline`. Reflects `mode`. */
 	get mode(): CheckoutMode;
-	/** Where the checkout is reached: `api-base`, else the origin embed.js was loaded from. */
+	set mode(value: CheckoutMode);
+	/** Where the checkout is reached: `api-base`, else the origin embed.js was loaded from. Reflects `api-base`. */
 	get apiBase(): string;
+	set apiBase(value: string);
+	/** The publishable key. Reflects `api-key`. */
+	get apiKey(): string;
+	set apiKey(value: string);
+	/** Your order reference. Reflects `reference`. */
+	get reference(): string;
+	set reference(value: string);
+	/** The order amount in major units (`12500` NGN is NGN 12,500.00); undefined to resume `reference`. Reflects `amount`. */
+	get amount(): number | undefined;
+	set amount(value: number | undefined);
+	/** ISO 4217 code. Reflects `currency`. */
+	get currency(): string;
+	set currency(value: string);
+	/** What the order is for. Reflects `description`. */
+	get description(): string;
+	set description(value: string);
+	/** Line items, amounts in major units; wins over the `items` attribute (JSON) once set. */
+	get items(): OrderItem[] | undefined;
+	set items(value: OrderItem[] | undefined);
+	/** The customer's e-mail. Reflects `email`. */
+	get email(): string;
+	set email(value: string);
+	/** The customer's first name. Reflects `first-name`. */
+	get firstName(): string;
+	set firstName(value: string);
+	/** The customer's last name. Reflects `last-name`. */
+	get lastName(): string;
+	set lastName(value: string);
+	/** The customer's phone number. Reflects `mobile`. */
+	get mobile(): string;
+	set mobile(value: string);
+	/** The customer's country, two letters. Reflects `country`. */
+	get country(): string;
+	set country(value: string);
+	/** The order's client token from your server (it created the order with the secret key). Reflects `client-token`. */
+	get clientToken(): string;
+	set clientToken(value: string);
+	/** A customer session from your server, for saved cards. Reflects `customer-session`. */
+	get customerSession(): string;
+	set customerSession(value: string);
+	/** BCP 47 language. Reflects `locale`. */
+	get locale(): string;
+	set locale(value: string);
+	/** `light` (default), `dark` or `auto`. Reflects `theme`. */
+	get theme(): CheckoutTheme;
+	set theme(value: CheckoutTheme);
 	connectedCallback(): void;
 	disconnectedCallback(): void;
 	attributeChangedCallback(name: string, previous: string | null, value: string | null): void;
@@ -84,18 +135,19 @@ declare class PaymentCheckout {
 	constructor(options: PaymentCheckoutOptions);
 	init(): void;
 }
-export interface OrderItem {
-	name: string;
-	amount: number;
-}
 export type CheckoutMode = "inline" | "modal";
+/** `light` by default, whatever the customer's system prefers; `auto` follows it. */
+export type CheckoutTheme = "light" | "dark" | "auto";
 /** What `Checkout.open` takes: the order, the customer, and callbacks. */
 export interface CheckoutOptions {
 	/** Publishable key (`pk_test_…` or `pk_live_…`). */
 	apiKey: string;
 	/** Your order reference (letters, digits, `. _ ~ : -`); one is made when absent and given back in the result. */
 	reference?: string;
-	/** Major units (`5000`, `5800.5`). Without it, the order `reference` is resumed. */
+	/**
+	 * In major units, never minor: `5000` with `NGN` is NGN 5,000.00 (not 50.00 in kobo), `5800.5` is NGN 5,800.50.
+	 * Without it, the order `reference` is resumed.
+	 */
 	amount?: number;
 	/** ISO 4217; `NGN` by default. */
 	currency?: string;
@@ -109,9 +161,13 @@ export interface CheckoutOptions {
 	country?: string;
 	/** `en`, `fr`, …; the customer's browser language by default. */
 	locale?: string;
-	theme?: "light" | "dark" | "auto";
+	theme?: CheckoutTheme;
 	/** The checkout's address; by default the origin `embed.js` was loaded from. */
 	apiBase?: string;
+	/** The `clientToken.token` your server got when it created the order with the secret key: pays that order. */
+	clientToken?: string;
+	/** A customer session your server opened (`POST /checkout/customers/sessions`): saved cards, and saving one. */
+	customerSession?: string;
 	onSuccess?: (event: CheckoutSuccessEvent) => void;
 	onError?: (event: CheckoutErrorEvent) => void;
 	onClose?: (event: CheckoutCloseEvent) => void;
@@ -136,6 +192,7 @@ export interface PaymentCheckoutOptions {
 	apiKey: string;
 	/** Accepted for compatibility and not needed: the checkout encrypts with the keys the service publishes. */
 	encryptionKey?: string;
+	/** In major units, never minor: `2500` with `NGN` is NGN 2,500.00. */
 	amount: number | string;
 	currency?: string;
 	email?: string;

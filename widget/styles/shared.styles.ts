@@ -3,13 +3,20 @@ import { css } from 'lit';
 /**
  * Public theming API: `--checkout-*` custom properties (documented in widget/README.md) feed private `--_*`
  * variables that the components use. Light and dark come from `light-dark()`, resolved by the `color-scheme` the
- * shell sets from its `theme` attribute or the system preference.
+ * shell sets from its `theme` attribute: light unless the merchant asks for `dark` or `auto` (the system's).
  */
 export const tokens = css`
   :host {
     --_font: var(--checkout-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif);
     --_accent: var(--checkout-accent, light-dark(#4338ca, #a5b4fc));
     --_on-accent: var(--checkout-accent-contrast, light-dark(#ffffff, #1e1b4b));
+    /*
+     * Filled buttons. In the dark scheme the accent is a pale tint (it must read as text on the dark background),
+     * and a pale button with dark text looks disabled: the primary button keeps a saturated fill with white text
+     * (6.3:1). A merchant's --checkout-accent themes both.
+     */
+    --_primary: var(--checkout-accent, light-dark(#4338ca, #4f46e5));
+    --_on-primary: var(--checkout-accent-contrast, #ffffff);
     --_bg: var(--checkout-background, light-dark(#ffffff, #0f172a));
     --_surface: var(--checkout-surface, light-dark(#f4f6fb, #1e293b));
     --_text: var(--checkout-text, light-dark(#0f172a, #f1f5f9));
@@ -68,11 +75,11 @@ export const buttons = css`
   }
   .primary {
     width: 100%;
-    background: var(--_accent);
-    color: var(--_on-accent);
+    background: var(--_primary);
+    color: var(--_on-primary);
   }
   .primary:hover:not([disabled]) {
-    background: color-mix(in srgb, var(--_accent) 88%, var(--_text));
+    background: color-mix(in srgb, var(--_primary) 88%, var(--_text));
   }
   .secondary {
     background: transparent;

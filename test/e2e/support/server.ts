@@ -21,6 +21,10 @@ export interface ServerKeys {
 }
 
 export interface RunningServer extends ServerKeys {
+  /** The legacy RSA key of the sandbox merchant, as the banner prints it. */
+  encryptionKey: string;
+  /** The server process, for what it costs (CPU time, resident memory). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -40,8 +44,10 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
 export async function startServer(overrides: Record<string, string> = {}, { dataDir = newDataDir() }: { dataDir?: string } = {}): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const inherited: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'CHECKOUT_MASTER_KEY', 'NODE_ENV']) delete inherited[name];
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...inherited,
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_BASE_URL: baseUrl,
@@ -50,7 +56,6 @@ export async function startServer(overrides: Record<string, string> = {}, { data
     LOG_LEVEL: 'warn',
     ...overrides,
   };
-  for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'CHECKOUT_MASTER_KEY', 'NODE_ENV']) delete env[name];
   const child = spawn(process.execPath, ['--import', 'tsx', 'bff/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -79,6 +84,8 @@ export async function startServer(overrides: Record<string, string> = {}, { data
     baseUrl,
     publishableKey: key('publishableKey'),
     secretKey: key('secretKey'),
+    encryptionKey: key('encryptionKey'),
+    pid: child.pid!,
     stop: async () => {
       await stop(child);
       rmSync(dataDir, { recursive: true, force: true });
@@ -143,3 +150,22 @@ export const verifyOrder = (server: ServerKeys, reference: string) =>
 /** The sandbox bank reports money arriving on a transfer account. */
 export const sendTransfer = (server: ServerKeys, accountNumber: string, amount: number) =>
   serverCall(server, '/checkout/sandbox/transfers', { accountNumber, amount });
+
+/** Creates an order as the merchant's server does: the payload encrypted for the published key, with the secret key. */
+export async function serverCreateOrder(server: ServerKeys, plain: unknown, headers: Record<string, string> = {}) {
+  const { CompactEncrypt, importJWK } = await import('jose');
+  const keys = (await (await fetch(`${server.baseUrl}/checkout/keys`, { headers: { 'api-key': server.secretKey } })).json()) as {
+    data: { keys: { alg: string; kid: string }[] };
+  };
+  const jwk = keys.data.keys.find((key) => key.alg === 'ECDH-ES+A256KW');
+  if (!jwk) throw new Error('the checkout publishes no ECDH-ES key');
+  const data = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(plain)))
+    .setProtectedHeader({ alg: jwk.alg, enc: 'A256GCM', kid: jwk.kid })
+    .encrypt(await importJWK(jwk, jwk.alg));
+  const response = await fetch(`${server.baseUrl}/checkout/order/create`, {
+    method: 'POST',
+    headers: { ...headers, 'api-key': server.secretKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ data }),
+  });
+  return (await response.json()) as { statusCode: string; message: string; data: { clientToken: { token: string } | null; savedCards: unknown[] } };
+}

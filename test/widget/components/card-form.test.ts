@@ -84,6 +84,12 @@ describe('ck-card-form', () => {
     expect(field('Name on card').autocomplete).to.equal('cc-name');
   });
 
+  it('says "MM / YY" once for the expiry, in its hint, not again as a placeholder', async () => {
+    await mount();
+    expect(field('Expiry date').placeholder).to.equal('');
+    expect(deepText(form.shadowRoot!).match(/MM \/ YY/g)).to.have.length(1);
+  });
+
   it('says nothing while the customer types, then flags a number that fails the Luhn check once they leave the field', async () => {
     await mount();
     const number = field('Card number');
@@ -460,6 +466,13 @@ describe('ck-card-form', () => {
     await press('Enter');
     await waitFor(() => outcomes.length === 1);
     expect((stub.requestsTo('/checkout/order/pay')[0]!.plain as { card: { save: boolean } }).card.save).to.equal(true);
+  });
+
+  it('does not offer to save the card when the order has no customer session to save it for', async () => {
+    await mount(orderData({ canSaveCard: false }));
+    expect(form.shadowRoot!.querySelector('input[type="checkbox"][name="save"]')).to.equal(null);
+    await mount(orderData({ canSaveCard: true }));
+    expect(form.shadowRoot!.querySelector('input[type="checkbox"][name="save"]')).to.not.equal(null);
   });
 
   describe('with saved cards', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import { WIDGET_EVENTS } from '../../../shared/events.ts';
 import type { BankTransferDetails } from '../../../shared/payments.ts';
 import { formatTimestamp } from '../../../shared/timestamps.ts';
@@ -7,7 +7,7 @@ import type { CkCheckout } from '../../../widget/components/checkout.ts';
 import '../../../widget/components/checkout.ts';
 import { API_KEY, ApiStub } from '../support/api-stub.ts';
 import { expectAccessible } from '../support/axe.ts';
-import { activeElement, buttonByText, deepQuery, deepText, inputByLabel, press, typeInto, waitFor } from '../support/dom.ts';
+import { activeElement, buttonByText, deepQuery, deepQueryAll, deepText, inputByLabel, press, typeInto, waitFor } from '../support/dom.ts';
 import {
   AUTH_URL,
   authenticateAnswer,
@@ -223,6 +223,26 @@ describe('ck-checkout', () => {
     await waitFor(() => stub.trackedEvents().includes('authentication-finished'));
   });
 
+  it('names the merchant and the amount on the receipt after 3-D Secure when the frame could keep no record', async () => {
+    // A frame on another site may have no storage: nothing recorded the order before the bank's page.
+    const returned = new URL(window.location.href);
+    const before = returned.href;
+    returned.searchParams.set('reference', REFERENCE);
+    returned.searchParams.set('status', 'successful');
+    window.history.replaceState(null, '', returned);
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/status', { body: paidStatus() });
+    await mount();
+    await view('success');
+    expect(window.location.href).to.equal(before);
+    expect(deepText(root().querySelector('ck-checkout-header')!)).to.include('Kola Books');
+    expect(deepText(root().querySelector('ck-checkout-header')!)).to.include('₦12,787.50');
+    expect(text()).to.include('You paid ₦12,787.50 to Kola Books.');
+    expect(text(), 'the one reference the merchant sees too').to.include(`Order reference ${REFERENCE}`);
+    expect(text()).not.to.include('PAY-');
+    expect(stub.requestsTo('/checkout/order/create')).to.have.length(1);
+  });
+
   it("shows its own order, not another one an address's return parameters name", async () => {
     const before = window.location.href;
     const returned = new URL(before);
@@ -268,6 +288,135 @@ describe('ck-checkout', () => {
     const polls = stub.requestsTo('/checkout/order/status').length;
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(stub.requestsTo('/checkout/order/status')).to.have.length(polls, 'polling stops at a final state');
+  });
+
+  it('asks for the name and e-mail the merchant did not give, checks them as the customer leaves each field, then creates the order with them', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount({ 'customer-first-name': '', 'customer-last-name': '', 'customer-email': '' });
+    await view('details');
+    await waitFor(() => deepQuery(root(), 'ck-customer-form')?.shadowRoot?.querySelector('#firstname'));
+    expect(stub.requestsTo('/checkout/order/create')).to.have.length(0, 'no order before the details');
+    expect(text()).to.include('Your details');
+    expect(text()).to.include('₦12,500.00');
+    expect(() => inputByLabel(root(), 'Phone number'), 'the merchant gave a phone number').to.throw();
+    await expectAccessible(checkout);
+
+    buttonByText(root(), 'Continue').click();
+    await waitFor(() => activeElement() === inputByLabel(root(), 'First name'));
+    expect(text()).to.include('Enter your first name.');
+    expect(text()).to.include('3 fields need your attention.');
+    expect(inputByLabel(root(), 'First name').getAttribute('aria-invalid')).to.equal('true');
+    await expectAccessible(checkout);
+
+    await sendKeys({ type: 'Ada' });
+    await press('Tab');
+    await sendKeys({ type: 'Obi' });
+    await press('Tab');
+    await sendKeys({ type: 'ada@example' });
+    await press('Tab');
+    await waitFor(() => text().includes('Enter your e-mail address, like ada@example.com.'));
+    expect(text()).not.to.include('Enter your first name.');
+    inputByLabel(root(), 'E-mail address').focus();
+    await sendKeys({ type: '.test' });
+    await press('Enter');
+
+    await view('options');
+    const customer = (stub.requestsTo('/checkout/order/create')[0]!.plain as { customer: Record<string, unknown> }).customer;
+    expect(customer).to.include({ firstname: 'Ada', lastname: 'Obi', email: 'ada@example.test', mobile: '+2348012345678' });
+    expect(named('checkout:ready')).to.have.length(1);
+    await waitFor(() => activeElement()?.textContent === 'Order summary');
+  });
+
+  it('asks for an optional phone number too when the merchant gave no way to reach the customer, in French', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount({ 'customer-first-name': '', 'customer-last-name': '', 'customer-email': '', 'customer-mobile': '', locale: 'fr-FR' });
+    await view('details');
+    await waitFor(() => deepQuery(root(), 'ck-customer-form')?.shadowRoot?.querySelector('#mobile'));
+    expect(text()).to.include('Vos coordonnées');
+    for (const [label, value] of [['Prénom', 'Ada'], ['Nom', 'Obi'], ['Adresse e-mail', 'ada@example.test'], ['Numéro de téléphone (facultatif)', '12ab']] as const) {
+      inputByLabel(root(), label).focus();
+      await sendKeys({ type: value });
+    }
+    await press('Tab');
+    await waitFor(() => text().includes('Saisissez un numéro de 7 à 15 chiffres'));
+    await expectAccessible(checkout);
+    const phone = inputByLabel(root(), 'Numéro de téléphone (facultatif)');
+    phone.select();
+    await sendKeys({ press: 'Backspace' });
+    await press('Enter');
+    await view('options');
+    const customer = (stub.requestsTo('/checkout/order/create')[0]!.plain as { customer: Record<string, unknown> }).customer;
+    expect(customer).to.include({ firstname: 'Ada', lastname: 'Obi', email: 'ada@example.test' });
+    expect(customer['mobile']).to.equal(undefined);
+  });
+
+  it('notices a transfer that arrives without "I have sent the money", first a short part, then the rest, and reports success', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer() });
+    stub.answerAlways('/checkout/order/status', { body: transferStatus() });
+    await mount();
+    checkout.transferBackoff = { baseMs: 40, maxMs: 80, factor: 1.2 };
+    await choose('Bank transfer');
+    buttonByText(root(), 'Get account details').click();
+    await view('transfer');
+    await waitFor(() => stub.requestsTo('/checkout/order/status').length >= 2);
+    expect(checkout.view, 'nothing has arrived: the account stays shown').to.equal('transfer');
+    expect(text()).not.to.include('Waiting for your transfer.');
+
+    stub.answerAlways('/checkout/order/status', { body: transferStatus({ amount_due: 2500, amount_received: 10000 }) });
+    const notice = await waitFor(() => deepQuery(root(), 'ck-transfer-details')?.shadowRoot?.querySelector('.notice[role=status]'));
+    expect(notice.textContent).to.include('We received ₦10,000.00. Send the remaining ₦2,500.00 to the same account');
+    expect(() => buttonByText(root(), 'Change payment method'), 'part of the money has arrived').to.throw();
+    expect(buttonByText(root(), 'I have sent the money'), 'the button stays as a nudge').to.exist;
+
+    stub.answerAlways('/checkout/order/status', { body: paidStatus({ payment_type: 'Pay With Bank Transfer', total_charged_amount: 12500 }) });
+    await view('success');
+    expect(named('checkout:success')).to.have.length(1);
+    await waitFor(() => activeElement()?.textContent === 'Payment successful');
+    const polls = stub.requestsTo('/checkout/order/status').length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stub.requestsTo('/checkout/order/status')).to.have.length(polls, 'watching stops once paid');
+  });
+
+  it('keeps the account details on screen while a status check fails for a moment, and still notices the payment', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer() });
+    stub.answerAlways('/checkout/order/status', { networkError: true });
+    await mount();
+    checkout.transferBackoff = { baseMs: 20, maxMs: 40, factor: 1.2 };
+    await choose('Bank transfer');
+    buttonByText(root(), 'Get account details').click();
+    await view('transfer');
+    await waitFor(() => stub.requestsTo('/checkout/order/status').length >= 7);
+    expect(checkout.view).to.equal('transfer');
+    stub.answerAlways('/checkout/order/status', { body: paidStatus({ payment_type: 'Pay With Bank Transfer', total_charged_amount: 12500 }) });
+    await view('success');
+  });
+
+  it('says what arrived before an account expired and that it will be refunded, in English and French', async () => {
+    for (const [locale, expected] of [
+      ['en-NG', 'We received ₦5,000.00 before the account expired. It does not count towards this payment: Kola Books has a record of it and will refund it.'],
+      ['fr-FR', 'Nous avons reçu 5 000,00 NGN avant l’expiration du compte.'],
+    ] as const) {
+      sessionStorage.clear();
+      stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+      stub.answer('/checkout/order/pay', { body: transferAnswer() });
+      stub.answerAlways('/checkout/order/status', {
+        body: transferStatus({ payment_status: 4, payment_response_code: '04', payment_response_message: 'Account number has expired', amount_due: 0, amount_received: 5000 }),
+      });
+      await mount({ locale });
+      checkout.transferBackoff = { baseMs: 20, maxMs: 40, factor: 1.2 };
+      await view('options');
+      const label = locale === 'en-NG' ? 'Bank transfer' : 'Virement bancaire';
+      await waitFor(() => deepQueryAll<HTMLLabelElement>(root(), 'label').some((each) => each.textContent?.includes(label)));
+      inputByLabel(root(), label).click();
+      await waitFor(() => checkout.flow.quote);
+      (root().querySelector('button.primary') as HTMLButtonElement).click();
+      await view('expired');
+      expect(text().replace(/\u202f|\u00a0/g, ' ')).to.include(expected);
+      await expectAccessible(checkout);
+      checkout.remove();
+    }
   });
 
   it('tells the customer who sent too much that the excess is recorded for a refund', async () => {
@@ -362,7 +511,7 @@ describe('ck-checkout', () => {
     expect(text()).to.include('0987654321');
   });
 
-  it('explains a decline in plain words and lets the customer try again', async () => {
+  it('explains a decline in plain words and lets the customer try again with the name on the card kept', async () => {
     stub.answer('/checkout/order/create', { body: createOrderAnswer() });
     stub.answer('/checkout/order/pay', { body: declinedAnswer('51', 'Insufficient funds') });
     await mount();
@@ -375,6 +524,10 @@ describe('ck-checkout', () => {
 
     buttonByText(root(), 'Try again').click();
     await view('card');
+    await waitFor(() => deepQuery(root(), 'ck-card-form')?.shadowRoot?.querySelector('#number'));
+    expect(inputByLabel(root(), 'Name on card').value).to.equal('Ada Obi');
+    expect(inputByLabel(root(), 'Card number').value, 'card data is never kept').to.equal('');
+    expect(inputByLabel(root(), 'Security code').value).to.equal('');
     buttonByText(root(), 'Change payment method').click();
     await view('options');
   });
@@ -513,7 +666,7 @@ describe('ck-checkout', () => {
     }
   });
 
-  it('offers to continue with the bank, or to pay another way, after a reload during 3-D Secure', async () => {
+  it('offers to continue with the bank (showing the amount charged), or to pay another way, after a reload during 3-D Secure', async () => {
     stub.answer('/checkout/order/create', { body: createOrderAnswer() });
     stub.answer('/checkout/order/pay', { body: authenticateAnswer() });
     await mount();
@@ -529,6 +682,7 @@ describe('ck-checkout', () => {
     await waitFor(() => text().includes('Your bank’s page was open when this page reloaded.'));
     expect(text()).not.to.include('Checking the payment with your bank');
     await waitFor(() => activeElement()?.textContent === 'Confirm with your bank');
+    expect(deepText(root().querySelector('ck-checkout-header')!), 'the amount being charged, fee included').to.include('₦12,787.50');
     await expectAccessible(checkout);
     buttonByText(root(), 'Continue with your bank').focus();
     await press('Enter');
@@ -831,6 +985,22 @@ describe('ck-checkout', () => {
     await expectAccessible(checkout);
   });
 
+  it('is light unless the host asks, whatever the system prefers; auto follows the system', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await emulateMedia({ colorScheme: 'dark' });
+    try {
+      await mount();
+      await view('options');
+      const panel = root().querySelector('.panel')!;
+      expect(getComputedStyle(panel).backgroundColor).to.equal('rgb(255, 255, 255)');
+      checkout.setAttribute('theme', 'auto');
+      await checkout.updateComplete;
+      expect(getComputedStyle(panel).backgroundColor).to.equal('rgb(15, 23, 42)');
+    } finally {
+      await emulateMedia({ colorScheme: 'light' });
+    }
+  });
+
   it('follows the theme attribute for light and dark, and exposes its state to host styles', async () => {
     stub.answer('/checkout/order/create', { body: createOrderAnswer() });
     await mount({ theme: 'dark' });
@@ -838,6 +1008,9 @@ describe('ck-checkout', () => {
     const panel = root().querySelector('.panel')!;
     expect(getComputedStyle(panel).colorScheme).to.equal('dark');
     expect(getComputedStyle(panel).backgroundColor).to.equal('rgb(15, 23, 42)');
+    // A real primary button in the dark: a saturated fill with white text, not a pale one that looks disabled.
+    const primary = getComputedStyle(root().querySelector('button.primary')!);
+    expect([primary.backgroundColor, primary.color]).to.deep.equal(['rgb(79, 70, 229)', 'rgb(255, 255, 255)']);
     expect(checkout.matches(':state(options)')).to.equal(true);
     expect(checkout.matches(':state(loading)')).to.equal(false);
     await expectAccessible(checkout);
@@ -870,6 +1043,24 @@ describe('ck-checkout', () => {
     await waitFor(() => stub.trackedEvents().includes('closed'));
   });
 
+  it('offers Done after paying where it closes something (a dialog, a page of its own), not inline in a merchant page', async () => {
+    for (const [attributes, done] of [[{ embedded: '' }, false], [{ embedded: '', closable: '' }, true], [{}, true]] as const) {
+      sessionStorage.clear();
+      // Back from the bank's page, paid.
+      const returned = new URL(window.location.href);
+      returned.searchParams.set('reference', REFERENCE);
+      returned.searchParams.set('status', 'successful');
+      window.history.replaceState(null, '', returned);
+      stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+      stub.answer('/checkout/order/status', { body: paidStatus() });
+      await mount(attributes);
+      await view('success');
+      await waitFor(() => text().includes('You paid'));
+      expect(root().querySelectorAll('button.primary').length, JSON.stringify(attributes)).to.equal(done ? 1 : 0);
+      checkout.remove();
+    }
+  });
+
   it('fits a 320 px wide screen (and so 200% zoom on a 640 px one) without sideways scrolling', async () => {
     await setViewport({ width: 320, height: 640 });
     stub.answer('/checkout/order/create', { body: createOrderAnswer() });
@@ -881,6 +1072,15 @@ describe('ck-checkout', () => {
     buttonByText(root(), 'Get account details').click();
     await view('transfer');
     expect(fits()).to.equal(true);
+    // One line each: the badge beside the merchant's name, and "Change payment method" starting at the left edge.
+    const oneLine = (element: Element) => element.getClientRects().length === 1 && element.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(element).lineHeight);
+    const badge = deepQuery(root(), '.test-mode')!;
+    expect(oneLine(badge), 'Test mode badge on one line').to.equal(true);
+    const back = buttonByText(root(), 'Change payment method');
+    expect(getComputedStyle(back).textAlign).to.equal('start');
+    expect(back.getBoundingClientRect().left - root().querySelector('.body')!.getBoundingClientRect().left).to.be.below(30);
+    // Card encryption is not what a transfer screen is about.
+    expect(deepText(root().querySelector('footer')!)).to.equal('Secured payment.');
     await expectAccessible(checkout);
   });
 });

@@ -29,6 +29,26 @@ describe('ck-order-summary', () => {
     await expectAccessible(summary);
   });
 
+  it('lists no made-up line for an order without items, and shows its description instead, in any language', async () => {
+    for (const locale of ['en-NG', 'fr-FR']) {
+      summary = document.createElement('ck-order-summary');
+      const order = orderData();
+      order.subsidiaryOrderSummary.orderItems = [{ name: 'Summary', amount: order.subsidiaryOrderSummary.totalAmount }];
+      order.order.narration = 'Deux livres';
+      summary.order = order;
+      summary.itemised = false;
+      summary.localizer = await Localizer.load(locale);
+      document.body.append(summary);
+      await summary.updateComplete;
+      const text = deepText(summary.shadowRoot!);
+      expect(text).not.to.include('Summary');
+      expect(deepQueryAll(summary.shadowRoot!, 'li')).to.have.length(0);
+      expect(text).to.include('Deux livres');
+      await expectAccessible(summary);
+      summary.remove();
+    }
+  });
+
   it('formats amounts the French way for a French customer', async () => {
     await mount('fr-FR');
     const text = deepText(summary.shadowRoot!);

@@ -111,6 +111,53 @@ describe('<checkout-widget> and the embed script', () => {
     });
   });
 
+  it('takes the same settings from properties with the attributes\' names: text reflected, items as an array, even set before it was defined', async () => {
+    const sessions = answerSessions(sessionOpened);
+    restore = sessions.restore;
+    const widget = document.createElement('checkout-widget');
+    widget.apiKey = 'pk_test_embed';
+    widget.reference = 'ORD-8';
+    widget.amount = 3000;
+    widget.firstName = 'Ada';
+    widget.email = 'ada@example.test';
+    widget.theme = 'dark';
+    widget.items = [{ name: 'Tea', amount: 1000 }, { name: 'Cake', amount: 2000 }];
+    expect([widget.getAttribute('api-key'), widget.getAttribute('amount'), widget.getAttribute('first-name'), widget.getAttribute('theme')]).to.deep.equal(['pk_test_embed', '3000', 'Ada', 'dark']);
+    expect(widget.hasAttribute('items'), 'an array is not written into an attribute').to.equal(false);
+    expect([widget.mode, widget.currency, widget.amount]).to.deep.equal(['inline', 'NGN', 3000]);
+    document.body.append(widget);
+    const frame = await waitFor(() => widget.shadowRoot?.querySelector('iframe'));
+    await waitFor(() => log.hasLoaded(frame.contentWindow, frameOrigin));
+    await log.post(frame.contentWindow!, { protocol: PROTOCOL, kind: 'ready' });
+    await waitFor(() => log.received.length === 1);
+    expect((log.received[0] as { settings: unknown }).settings).to.deep.equal({
+      'api-key': 'pk_test_embed',
+      reference: 'ORD-8',
+      amount: 3000,
+      'customer-email': 'ada@example.test',
+      'customer-first-name': 'Ada',
+      theme: 'dark',
+      items: [{ name: 'Tea', amount: 1000 }, { name: 'Cake', amount: 2000 }],
+    });
+    widget.items = [{ name: 'Tea', amount: 3000 }];
+    await waitFor(() => log.received.length === 2);
+    expect((log.received[1] as { settings: { items: unknown } }).settings.items).to.deep.equal([{ name: 'Tea', amount: 3000 }]);
+  });
+
+  it('takes a property a page set before embed.js defined the element', async () => {
+    const early = document.createElement('div');
+    // An element created before its definition keeps own properties; the definition's accessors must pick them up.
+    const Widget = customElements.get('checkout-widget')!;
+    const widget = document.createElement('checkout-widget-early') as HTMLElement & { items?: unknown; reference?: string };
+    widget.items = [{ name: 'Tea', amount: 1000 }];
+    widget.reference = 'ORD-EARLY';
+    early.append(widget);
+    customElements.define('checkout-widget-early', class extends (Widget as typeof HTMLElement) {});
+    customElements.upgrade(widget);
+    expect(widget.getAttribute('reference')).to.equal('ORD-EARLY');
+    expect(widget.items).to.deep.equal([{ name: 'Tea', amount: 1000 }]);
+  });
+
   it('dispatches events only from its own frame while it is on the frame origin, as typed, bubbling, composed events', async () => {
     restore = answerSessions(sessionOpened).restore;
     const { widget, frame } = await inlineWidget(log);
@@ -306,13 +353,14 @@ describe('<checkout-widget> and the embed script', () => {
         const framed = await realCheckoutIn(frame);
         const checkout = await waitFor(() => framed.querySelector('ck-checkout'));
 
-        // `light` and `dark` as given, then no theme at all (the system's), then `auto` (the same).
+        // `light` and `dark` as given, then no theme at all (light), then `auto` (the system's).
         for (const theme of ['light', 'dark', undefined, 'auto'] as const) {
           if (theme === undefined) widget.removeAttribute('theme');
           else widget.setAttribute('theme', theme);
           await waitFor(() => checkout.getAttribute('theme') === (theme ?? null) && framed.documentElement.classList.contains('embedded'));
           const root = framed.documentElement;
-          const expected = theme === 'light' || theme === 'dark' ? theme : system;
+          // Light unless the merchant asks: no theme is light whatever the system says; `auto` follows it.
+          const expected = theme === 'dark' ? 'dark' : theme === 'auto' ? system : 'light';
           expect(usedScheme(root), `the framed page's root, theme ${theme}`).to.equal(expected);
           expect(usedScheme(frame), `the iframe element, theme ${theme}`).to.equal(expected);
           expect(getComputedStyle(frame).colorScheme, `theme ${theme}`).to.equal(framed.defaultView!.getComputedStyle(root).colorScheme);

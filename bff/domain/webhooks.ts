@@ -1,0 +1,78 @@
+import type { Mode } from './merchant.ts';
+
+/** The rules of webhook delivery: retry schedule, what counts as delivered, which endpoint URLs a mode accepts. */
+
+/** A delivery is retried for 3 days from when it was made; then it is failed. */
+export const WEBHOOK_RETRY_WINDOW_MS = 3 * 24 * 60 * 60_000;
+/** The first retry comes after 30 to 60 seconds; each later wait doubles, up to 3 to 6 hours. */
+const FIRST_RETRY_CEILING_MS = 60_000;
+const LONGEST_RETRY_CEILING_MS = 6 * 60 * 60_000;
+/** How many enabled endpoints a merchant may have per mode. */
+export const MAX_ENABLED_ENDPOINTS = 16;
+
+export type WebhookEndpoint = {
+  id: string;
+  merchantId: number;
+  mode: Mode;
+  url: string;
+  createdAt: Date;
+  secretRotatedAt: Date | null;
+  disabledAt: Date | null;
+};
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export type WebhookAttempt = {
+  attempt: number;
+  startedAt: Date;
+  finishedAt: Date | null;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number | null;
+};
+
+export type WebhookDelivery = {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attempts: WebhookAttempt[];
+  nextAttemptAt: Date | null;
+  deliverUntil: Date;
+  resendOf: string | null;
+  lastError: string | null;
+  createdAt: Date;
+  completedAt: Date | null;
+};
+
+/** Only a 2xx answer delivers; a redirect, any other status, a timeout or a failed connection is retried. */
+export const isDelivered = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;
+
+/**
+ * When to try again after the `attempt`-th attempt failed at `now`: exponential backoff with jitter (half the
+ * wait fixed, half random, so retries of many deliveries spread out but never come early), never after
+ * `deliverUntil`. Null when the window is over: the delivery is failed.
+ */
+export function nextAttemptAt(attempt: number, now: Date, deliverUntil: Date, random: () => number = Math.random): Date | null {
+  if (now.getTime() >= deliverUntil.getTime()) return null;
+  const ceiling = Math.min(LONGEST_RETRY_CEILING_MS, FIRST_RETRY_CEILING_MS * 2 ** Math.max(0, attempt - 1));
+  const wait = ceiling / 2 + Math.floor(random() * (ceiling / 2));
+  return new Date(Math.min(now.getTime() + wait, deliverUntil.getTime()));
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
+const isLoopback = (hostname: string) => LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+
+/**
+ * Why `url` cannot receive `mode`'s events, or null. Live events carry customers' names, e-mails and amounts, so
+ * they travel over https only; plain http is accepted in live mode only to a loopback address (a receiver on the
+ * same machine as a self-hosted checkout), and in test mode anywhere (local development, tunnels).
+ */
+export function endpointUrlProblem(url: string, mode: Mode): string | null {
+  const parsed = new URL(url);
+  if (mode === 'live' && parsed.protocol === 'http:' && !isLoopback(parsed.hostname)) {
+    return 'must be an https URL for live mode (plain http is accepted only for test mode, or for a loopback address)';
+  }
+  return null;
+}

@@ -1,0 +1,204 @@
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { formatTimestamp } from '../../shared/timestamps.ts';
+import { SIGNATURE_HEADER, signWebhook } from '../../shared/webhooks.ts';
+import { seal, unseal } from '../crypto/sealed.ts';
+import type { Mode } from '../domain/merchant.ts';
+import {
+  endpointUrlProblem,
+  isDelivered,
+  MAX_ENABLED_ENDPOINTS,
+  nextAttemptAt,
+  WEBHOOK_RETRY_WINDOW_MS,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from '../domain/webhooks.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
+import { enqueue } from '../jobs/queue.ts';
+import { done, type JobHandlers, type JobResult } from '../jobs/kinds.ts';
+import * as repository from '../repositories/webhooks.ts';
+import type { Queryable, Storage } from '../storage/storage.ts';
+import type { Clock } from './clock.ts';
+import type { EventListener } from './outbox.ts';
+
+/** Whose webhooks: a merchant in one mode (the caller of the API, or the CLI's `--id` and `--mode`). */
+export type WebhookScope = { merchantId: number; mode: Mode };
+
+export type WebhookSettings = {
+  /** A delivery's HTTP request is abandoned after this long (well within the job lease, so no two overlap). */
+  timeoutMs: number;
+};
+
+type Logger = { info(object: object, message: string): void };
+
+const newEndpointId = () => `we_${randomBytes(16).toString('base64url')}`;
+const newDeliveryId = () => `wd_${randomBytes(16).toString('base64url')}`;
+const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+
+/**
+ * Signed webhooks. Endpoints (a URL and a signing secret, per merchant and mode) are managed here; every outbox
+ * event becomes one delivery per enabled endpoint in the event's own transaction (`onEvent`), and the
+ * `webhook.deliver` job sends it, signed, retrying with backoff for 3 days and logging every attempt.
+ */
+export class WebhookService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly clock: Clock,
+    private readonly masterKey: Buffer,
+    private readonly settings: WebhookSettings,
+    private readonly log: Logger = { info: () => {} },
+  ) {}
+
+  /** A new endpoint and its signing secret, which is returned this once and stored only sealed. */
+  async create(scope: WebhookScope, url: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const problem = endpointUrlProblem(url, scope.mode);
+    if (problem) throw invalid(`The url field ${problem}.`);
+    const secret = newSecret();
+    const endpoint = await this.storage.transaction(async (tx) => {
+      await repository.lockMerchantEndpoints(tx, scope.merchantId);
+      if ((await repository.countEnabledEndpoints(tx, scope.merchantId, scope.mode)) >= MAX_ENABLED_ENDPOINTS) {
+        throw conflict(`A merchant may have at most ${MAX_ENABLED_ENDPOINTS} enabled webhook endpoints per mode; disable one first.`);
+      }
+      return repository.insertEndpoint(tx, {
+        id: newEndpointId(),
+        merchantId: scope.merchantId,
+        mode: scope.mode,
+        url,
+        secretSealed: seal(this.masterKey, Buffer.from(secret, 'utf8')),
+        createdAt: this.clock.now(),
+      });
+    });
+    return { endpoint, secret };
+  }
+
+  list(scope: WebhookScope): Promise<WebhookEndpoint[]> {
+    return repository.listEndpoints(this.storage, scope.merchantId, scope.mode);
+  }
+
+  /** A new signing secret, in force at once for every later attempt (pending deliveries included). */
+  async rotateSecret(scope: WebhookScope, endpointId: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    await this.findEnabled(scope, endpointId);
+    const secret = newSecret();
+    const endpoint = await repository.replaceSecret(this.storage, endpointId, seal(this.masterKey, Buffer.from(secret, 'utf8')), this.clock.now());
+    if (!endpoint) throw conflict('This webhook endpoint is disabled.');
+    return { endpoint, secret };
+  }
+
+  /** Stops deliveries to the endpoint: no new ones, and its pending ones end as failed. Disabling twice is a no-op. */
+  async disable(scope: WebhookScope, endpointId: string): Promise<WebhookEndpoint> {
+    await this.find(scope, endpointId);
+    await this.storage.transaction((tx) => repository.disableEndpoint(tx, endpointId, this.clock.now(), 'The endpoint was disabled.'));
+    return this.find(scope, endpointId);
+  }
+
+  async deliveries(scope: WebhookScope, endpointId: string, limit: number): Promise<WebhookDelivery[]> {
+    await this.find(scope, endpointId);
+    return repository.listDeliveries(this.storage, scope.merchantId, scope.mode, endpointId, limit);
+  }
+
+  /** Sends a delivery's event again to its endpoint, as a new delivery with its own attempts and 3-day window. */
+  async resend(scope: WebhookScope, deliveryId: string): Promise<WebhookDelivery> {
+    const original = await repository.findDelivery(this.storage, scope.merchantId, scope.mode, deliveryId);
+    if (!original) throw notFound('No webhook delivery has this id.');
+    await this.findEnabled(scope, original.endpointId);
+    const id = newDeliveryId();
+    await this.storage.transaction((tx) => this.addDelivery(tx, original.endpointId, original.eventId, original.id, id));
+    return (await repository.findDelivery(this.storage, scope.merchantId, scope.mode, id))!;
+  }
+
+  /** The outbox listener: one delivery per enabled endpoint of the event's merchant and mode, in its transaction. */
+  readonly onEvent: EventListener = async (tx, event) => {
+    for (const endpointId of await repository.enabledEndpointIds(tx, event.merchantId, event.mode)) {
+      await this.addDelivery(tx, endpointId, event.id, null, newDeliveryId());
+    }
+  };
+
+  handlers(): Pick<JobHandlers, 'webhook.deliver'> {
+    return { 'webhook.deliver': ({ deliveryId }) => this.deliver(deliveryId) };
+  }
+
+  /**
+   * One attempt of a delivery. The attempt is logged before the request goes out, so one cut short by a dying
+   * process shows as interrupted; the job's lease (longer than the request's timeout) keeps another process from
+   * sending the same delivery meanwhile, and takes over after it if the process died.
+   */
+  async deliver(deliveryId: string): Promise<JobResult> {
+    const delivery = await repository.findDeliveryToSend(this.storage, deliveryId);
+    if (!delivery || delivery.status !== 'pending') return done;
+    const { event } = delivery;
+    const body = JSON.stringify({ id: event.id, type: event.type, createdAt: formatTimestamp(event.createdAt), data: event.data });
+    const secret = unseal(this.masterKey, delivery.secretSealed).toString('utf8');
+    const startedAt = this.clock.now();
+    const attempt = await this.storage.transaction((tx) => repository.startAttempt(tx, deliveryId, startedAt));
+    if (attempt === undefined) return done;
+    const signature = signWebhook(secret, Math.floor(startedAt.getTime() / 1000), body);
+    const result = await this.send(delivery.url, body, signature);
+
+    const finishedAt = this.clock.now();
+    const delivered = isDelivered(result.statusCode);
+    const next = delivered ? null : nextAttemptAt(attempt, finishedAt, delivery.deliverUntil);
+    const lastError = delivered ? null : (result.error ?? `The endpoint answered HTTP ${result.statusCode}.`);
+    await this.storage.transaction(async (tx) => {
+      await repository.finishAttempt(tx, deliveryId, attempt, { finishedAt, ...result });
+      await repository.settleDelivery(tx, deliveryId, {
+        status: delivered ? 'succeeded' : next ? 'pending' : 'failed',
+        nextAttemptAt: next,
+        lastError,
+        completedAt: next ? null : finishedAt,
+      });
+    });
+    // The endpoint's id only: a URL may carry a merchant's token in its query, and bodies hold customer data.
+    this.log.info(
+      { webhook: { deliveryId, endpointId: delivery.endpointId, eventType: event.type, attempt, statusCode: result.statusCode, latencyMs: result.latencyMs } },
+      delivered ? 'webhook delivered' : next ? 'webhook attempt failed; retrying' : 'webhook delivery failed; no retries left',
+    );
+    return next ? { outcome: 'again', at: next } : done;
+  }
+
+  private async send(url: string, body: string, signature: string): Promise<{ statusCode: number | null; error: string | null; latencyMs: number }> {
+    const started = performance.now();
+    const latency = () => Math.round(performance.now() - started);
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'Checkout-Webhooks/1.0', [SIGNATURE_HEADER]: signature },
+        body,
+        // A redirect is not a delivery: the signed body must reach the registered URL itself.
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.settings.timeoutMs),
+      });
+      // Only the status matters; the answer's body is neither read nor kept.
+      await response.body?.cancel().catch(() => {});
+      return { statusCode: response.status, error: null, latencyMs: latency() };
+    } catch (error) {
+      return { statusCode: null, error: this.describeFailure(error), latencyMs: latency() };
+    }
+  }
+
+  private describeFailure(error: unknown): string {
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+      const seconds = this.settings.timeoutMs / 1000;
+      return `No answer within ${seconds} second${seconds === 1 ? '' : 's'}.`;
+    }
+    const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+    return typeof code === 'string' && /^[A-Z_]{2,40}$/.test(code) ? `The connection failed (${code}).` : 'The request could not be sent.';
+  }
+
+  private async addDelivery(tx: Queryable, endpointId: string, eventId: string, resendOf: string | null, id: string): Promise<void> {
+    const now = this.clock.now();
+    await repository.insertDelivery(tx, { id, endpointId, eventId, resendOf, createdAt: now, deliverUntil: new Date(now.getTime() + WEBHOOK_RETRY_WINDOW_MS) });
+    await enqueue(tx, { kind: 'webhook.deliver', payload: { deliveryId: id } }, now, now);
+  }
+
+  private async find(scope: WebhookScope, endpointId: string): Promise<WebhookEndpoint> {
+    const endpoint = await repository.findEndpoint(this.storage, scope.merchantId, scope.mode, endpointId);
+    if (!endpoint) throw notFound('No webhook endpoint has this id.');
+    return endpoint;
+  }
+
+  private async findEnabled(scope: WebhookScope, endpointId: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.find(scope, endpointId);
+    if (endpoint.disabledAt) throw conflict('This webhook endpoint is disabled.');
+    return endpoint;
+  }
+}
