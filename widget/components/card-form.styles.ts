@@ -23,9 +23,11 @@ export const cardFormStyles = css`
   .field {
     align-content: start;
   }
-  /* One line is kept for each field's message, so a message appearing does not move what is below it. */
+  /* One line is kept under each control for its hint or its message, so a message appearing moves nothing. */
   .message {
     min-height: calc(0.875rem * 1.5);
+    font-size: 0.875rem;
+    line-height: 1.5;
   }
   .message .error {
     line-height: 1.5;

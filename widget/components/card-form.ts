@@ -296,7 +296,11 @@ export class CkCardForm extends CheckoutElement {
     `);
   }
 
-  /** The number's brand is shown as a badge beside its label; its hint is then for screen readers only. */
+  /**
+   * Under each control one line holds the hint or, once there is one, the error (every error says what the hint
+   * says, and more), so every field has the same rhythm and a message never moves what is below it. The number's
+   * brand is shown as a badge beside its label; its hint is then for screen readers only.
+   */
   #field(
     id: Field,
     label: MessageKey,
@@ -305,18 +309,26 @@ export class CkCardForm extends CheckoutElement {
     control: TemplateResult,
     badge: TemplateResult | typeof nothing = nothing,
   ): TemplateResult {
+    const hiddenHint = badge !== nothing;
     return html`
       <div class="field" part="field">
         <div class="label-row"><label for=${id}>${this.t(label)}</label>${badge}</div>
         ${control}
-        ${hint ? html`<span class="hint ${badge === nothing ? '' : 'visually-hidden'}" id="${id}-hint">${hint}</span>` : nothing}
-        <div class="message">${error ? html`<p class="error" id="${id}-error">${error}</p>` : nothing}</div>
+        <div class="message">
+          ${error
+            ? html`<p class="error" id="${id}-error">${error}</p>`
+            : hint && !hiddenHint
+              ? html`<span class="hint" id="${id}-hint">${hint}</span>`
+              : nothing}
+        </div>
+        ${hint && hiddenHint && !error ? html`<span class="visually-hidden" id="${id}-hint">${hint}</span>` : nothing}
       </div>
     `;
   }
 
+  /** The message line's one occupant: the error when there is one, else the hint. */
   #describedBy(id: Field, error: string | undefined, hasHint: boolean): string {
-    return [hasHint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+    return error ? `${id}-error` : hasHint ? `${id}-hint` : '';
   }
 
   #savedCard() {

@@ -78,27 +78,19 @@ export class CkFeeDisplay extends CheckoutElement {
   }
 
   /**
-   * The fee line is the whole fee, whoever pays it ("No fee" only when there is none), and the line under the
-   * total says who pays it: the customer (in the total), the merchant (not in it) or both (each part named).
+   * The customer's side of the fee only: the fee line is what the customer pays on top of the subtotal ("No fee"
+   * when nothing), and the total is what is charged. A fee the merchant bears (all or part) is between the merchant
+   * and the checkout: it changes nothing the customer pays, so it is not shown.
    */
   #renderQuote(quote: FeeQuote) {
     const money = (amount: number) => this.localizer.money(amount, quote.currency);
-    const merchant = this.order?.subsidiary.name ?? this.t('theMerchant');
-    const bearer =
-      quote.fee === 0
-        ? nothing
-        : quote.bearer === 'customer'
-          ? this.t('feeBorneByCustomer')
-          : quote.bearer === 'merchant'
-            ? this.t('feeBorneByMerchant', { merchant })
-            : this.t('feeSplit', { customer: money(quote.customerFee), merchant, merchantPart: money(quote.subsidiaryFee) });
     return html`
       <dl>
         <div><dt>${this.t('subtotal')}</dt><dd>${money(quote.amount)}</dd></div>
-        <div><dt>${this.t('fee')}</dt><dd>${quote.fee === 0 ? this.t('noFee') : money(quote.fee)}</dd></div>
+        <div><dt>${this.t('fee')}</dt><dd>${quote.customerFee === 0 ? this.t('noFee') : money(quote.customerFee)}</dd></div>
         <div class="total"><dt>${this.t('total')}</dt><dd data-total>${money(quote.totalChargedAmount)}</dd></div>
       </dl>
-      ${bearer === nothing ? nothing : html`<p class="bearer">${bearer}</p>`}
+      ${quote.customerFee > 0 ? html`<p class="bearer">${this.t('feeBorneByCustomer')}</p>` : nothing}
     `;
   }
 }

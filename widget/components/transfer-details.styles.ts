@@ -50,8 +50,26 @@ export const transferDetailsStyles = css`
   }
   button.copy {
     min-height: 36px;
+    min-width: 6.5rem;
     padding: 0.25rem 0.75rem;
     font-size: 0.875rem;
+  }
+  .copy-failed {
+    color: var(--_muted);
+    font-size: 0.875rem;
+  }
+  button.copy.copied {
+    color: var(--_success);
+    border-color: currentColor;
+  }
+  button.copy svg {
+    width: 1rem;
+    height: 1rem;
+    fill: none;
+    stroke: currentColor;
+    stroke-width: 2.5;
+    stroke-linecap: round;
+    stroke-linejoin: round;
   }
   .timer {
     display: flex;
@@ -87,10 +105,5 @@ export const transferDetailsStyles = css`
     padding: 0.75rem 0.875rem;
     border: 1px dashed var(--_border);
     border-radius: calc(var(--_radius) - 2px);
-  }
-  .live {
-    color: var(--_muted);
-    font-size: 0.875rem;
-    min-height: 1.3em;
   }
 `;

@@ -27,6 +27,11 @@ export class CkTransferDetails extends CheckoutElement {
 
   @state() private now = Date.now();
   @state() private announcement = '';
+  /** The value whose copy button says "Copied" right now: the confirmation shows on the button that was pressed. */
+  @state() private copiedValue: string | undefined;
+  /** The value that could not be copied: the row says so under its button. */
+  @state() private copyFailedValue: string | undefined;
+  #copiedTimer: ReturnType<typeof setTimeout> | undefined;
   #timer: ReturnType<typeof setInterval> | undefined;
   #announced = new Set<number>();
   #expiredSent = false;
@@ -41,6 +46,7 @@ export class CkTransferDetails extends CheckoutElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     clearInterval(this.#timer);
+    clearTimeout(this.#copiedTimer);
   }
 
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
@@ -107,11 +113,13 @@ export class CkTransferDetails extends CheckoutElement {
           <div class="row">
             <dt>${this.t('accountNumber')}</dt>
             <dd><span class="account">${details.bankAccount}</span>${this.#copyButton(this.t('accountNumber'), details.bankAccount)}</dd>
+            ${this.#copyFailure(details.bankAccount)}
           </div>
           <div class="row"><dt>${this.t('accountName')}</dt><dd><span>${details.accountName}</span></dd></div>
           <div class="row">
             <dt>${this.t('amount')}</dt>
             <dd><span>${money(toSend)}</span>${this.#copyButton(this.t('amount'), String(toSend))}</dd>
+            ${this.#copyFailure(String(toSend))}
           </div>
         </dl>
         <div class="timer ${remaining < 5 * 60_000 ? 'urgent' : ''}">
@@ -121,22 +129,44 @@ export class CkTransferDetails extends CheckoutElement {
         ${this.waiting
           ? html`<p class="waiting" role="status" tabindex="-1"><span class="spinner" aria-hidden="true"></span>${this.t('waitingTransfer')}</p>`
           : html`<button type="button" class="primary" part="primary-button" @click=${this.#onSent}>${this.t('sentMoney')}</button>`}
-        <p class="live" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</p>
+        <p class="visually-hidden" role="status" aria-live="polite" aria-atomic="true">${this.announcement}</p>
       </div>
     `;
   }
 
+  /**
+   * The confirmation is drawn on the button itself ("Copied", with a tick) for a few seconds, where the customer is
+   * looking; a screen reader hears it from the polite live region.
+   */
   #copyButton(label: string, value: string) {
-    return html`<button type="button" class="secondary copy" aria-label=${this.t('copyLabel', { label })} @click=${() => this.#copy(label, value)}>
-      ${this.t('copy')}
+    const copied = this.copiedValue === value;
+    return html`<button
+      type="button"
+      class="secondary copy ${copied ? 'copied' : ''}"
+      aria-label=${copied ? this.t('copied', { label }) : this.t('copyLabel', { label })}
+      @click=${() => this.#copy(label, value)}
+    >
+      ${copied
+        ? html`<svg viewBox="0 0 24 24" aria-hidden="true"><path d="M5 12.5l4.5 4.5L19 7.5" /></svg>${this.t('copiedShort')}`
+        : this.t('copy')}
     </button>`;
   }
 
+  #copyFailure(value: string) {
+    return this.copyFailedValue === value ? html`<p class="copy-failed">${this.t('copyFailed')}</p>` : nothing;
+  }
+
   async #copy(label: string, value: string): Promise<void> {
+    clearTimeout(this.#copiedTimer);
     try {
       await navigator.clipboard.writeText(value);
+      this.copyFailedValue = undefined;
+      this.copiedValue = value;
       this.announcement = this.t('copied', { label });
+      this.#copiedTimer = setTimeout(() => (this.copiedValue = undefined), 3000);
     } catch {
+      this.copiedValue = undefined;
+      this.copyFailedValue = value;
       this.announcement = this.t('copyFailed');
     }
   }

@@ -146,7 +146,7 @@ describe('ck-card-form', () => {
     await sendMouse({ type: 'click', position: [Math.round(before.left + before.width / 2), Math.round(before.top + 6)] });
     await waitFor(() => liveRegion().textContent?.includes('1 field needs your attention.'));
     expect(activeElement()).to.equal(field('Security code'));
-    expect(deepText(form.shadowRoot!)).to.include('Enter the 3-digit security code.');
+    expect(deepText(form.shadowRoot!)).to.include('Enter the 3-digit code.');
     expect(buttonByText(form.shadowRoot!, 'Pay').getBoundingClientRect().top).to.equal(before.top);
   });
 
@@ -158,6 +158,70 @@ describe('ck-card-form', () => {
     await form.updateComplete;
     expect(deepText(form.shadowRoot!)).to.include('This card number is not valid');
     expect(buttonByText(form.shadowRoot!, 'Pay').getBoundingClientRect().top).to.equal(before);
+  });
+
+  describe('messages on one line, evenly spaced', () => {
+    const far = String((new Date().getFullYear() + 30) % 100).padStart(2, '0');
+    // Each case shows a set of messages at once (after a press on Pay); together they are every field message.
+    const cases: { number: string; expiry: string; cvv: string }[] = [
+      { number: '', expiry: '', cvv: '' },
+      { number: '4242424242424241', expiry: '13', cvv: '12' },
+      { number: '42424242', expiry: '0120', cvv: '1' },
+      { number: '4242424242424242', expiry: `12${far}`, cvv: '1' },
+    ];
+
+    async function mountIn(width: number, locale: string): Promise<void> {
+      const frame = document.createElement('div');
+      frame.style.width = `${width}px`;
+      form = document.createElement('ck-card-form');
+      form.api = new CheckoutApi({ apiKey: API_KEY, baseUrl: window.location.origin });
+      form.order = orderData();
+      form.quote = feeQuote('C');
+      form.localizer = await Localizer.load(locale);
+      frame.append(form);
+      document.body.append(frame);
+      await form.updateComplete;
+    }
+
+    /** The gap between each control and the next field's label: the same everywhere when the spacing is even. */
+    function gapsBelowControls(): number[] {
+      const fields = [...form.shadowRoot!.querySelectorAll<HTMLElement>('.field')];
+      return fields.flatMap((item) => {
+        const control = item.querySelector('input')!.getBoundingClientRect();
+        const below = fields
+          .map((other) => other.querySelector('label')!.getBoundingClientRect())
+          .filter((label) => label.top >= control.bottom)
+          .sort((a, b) => a.top - b.top)[0];
+        return below ? [Math.round(below.top - control.bottom)] : [];
+      });
+    }
+
+    for (const locale of ['en-NG', 'fr-FR']) {
+      for (const width of [440, 256]) {
+        it(`keeps each message to its one line and the fields evenly spaced (${locale}, ${width} px)`, async () => {
+          for (const typed of cases) {
+            await mountIn(width, locale);
+            const labels = locale === 'fr-FR' ? ['Numéro de carte', 'Date d’expiration', 'Code de sécurité'] : ['Card number', 'Expiry date', 'Security code'];
+            const values = [typed.number, typed.expiry, typed.cvv];
+            for (const [index, label] of labels.entries()) if (values[index]) await typeInto(field(label), values[index]!);
+            const gapsBefore = gapsBelowControls();
+            const payBefore = buttonByText(form.shadowRoot!, /Pay|Payer/).getBoundingClientRect().top;
+            buttonByText(form.shadowRoot!, /Pay|Payer/).click();
+            await waitFor(() => form.shadowRoot!.querySelectorAll('.error').length >= 3);
+            await form.updateComplete;
+            for (const error of form.shadowRoot!.querySelectorAll<HTMLElement>('.message .error')) {
+              const lineHeight = parseFloat(getComputedStyle(error).lineHeight);
+              expect(error.getBoundingClientRect().height, `"${error.textContent}" takes more than one line`).to.be.at.most(lineHeight + 1);
+            }
+            const gaps = gapsBelowControls();
+            expect(new Set(gaps).size, `gaps under the fields: ${gaps.join(', ')}`).to.equal(1);
+            expect(gaps).to.deep.equal(gapsBefore);
+            expect(buttonByText(form.shadowRoot!, /Pay|Payer/).getBoundingClientRect().top).to.equal(payBefore);
+            form.parentElement!.remove();
+          }
+        });
+      }
+    }
   });
 
   it('pads a single month digit when the customer types the separator, so 1/26 is January', async () => {
@@ -212,8 +276,8 @@ describe('ck-card-form', () => {
     await typeInto(field('Expiry date'), '00');
     await press('Tab');
     await form.updateComplete;
-    expect(deepText(form.shadowRoot!)).to.include('Enter a month from 01 to 12.');
-    expect(deepText(form.shadowRoot!)).not.to.include('Enter the expiry date as MM / YY.');
+    expect(deepText(form.shadowRoot!)).to.include('Enter a month, 01 to 12.');
+    expect(deepText(form.shadowRoot!)).not.to.include('Enter it as MM / YY.');
   });
 
   it('deletes the digit beyond a group space with Delete and Backspace, keeping the caret beside it', async () => {
@@ -286,12 +350,13 @@ describe('ck-card-form', () => {
     await typeInto(field('Security code'), '123');
     await press('Tab');
     await form.updateComplete;
-    expect(deepText(form.shadowRoot!)).to.include('Enter the 4-digit security code');
-    expect(deepText(form.shadowRoot!)).to.include('4 digits on the front of the card');
+    expect(deepText(form.shadowRoot!)).to.include('Enter the 4-digit code');
     field('Security code').focus();
     await sendKeys({ type: '4' });
     await form.updateComplete;
     expect(field('Security code').getAttribute('aria-invalid')).to.equal('false');
+    // Once the message goes, its line shows the hint again.
+    expect(deepText(form.shadowRoot!)).to.include('4 digits, on the front');
   });
 
   it('moves focus to the first field to fix and announces how many need attention when submitted incomplete', async () => {

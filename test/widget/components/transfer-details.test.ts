@@ -60,6 +60,35 @@ describe('ck-transfer-details', () => {
     expect(copied).to.deep.equal(['0123456789', '12500']);
   });
 
+  it('shows "Copied" on the button that was pressed, not elsewhere on the screen', async () => {
+    await mount();
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async () => undefined } });
+    const button = buttonByText(view.shadowRoot!, 'Copy Account number');
+    button.focus();
+    await press('Enter');
+    await waitFor(() => button.textContent!.trim() === 'Copied');
+    expect(buttonByText(view.shadowRoot!, 'Copy Amount').textContent!.trim()).to.equal('Copy');
+    // Every piece of text saying it was copied that a sighted customer can see is inside the button.
+    const walker = document.createTreeWalker(view.shadowRoot!, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!/copied/i.test(node.textContent ?? '')) continue;
+      const box = node.parentElement!.getBoundingClientRect();
+      if (box.width <= 1 && box.height <= 1) continue; // visually hidden: the live region for screen readers
+      expect(button.contains(node), `"${node.textContent}" is drawn outside the button`).to.equal(true);
+    }
+    await expectAccessible(view);
+  });
+
+  it('says under its row when copying failed', async () => {
+    await mount();
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async () => Promise.reject(new Error('denied')) } });
+    buttonByText(view.shadowRoot!, 'Copy Amount').focus();
+    await press('Enter');
+    await waitFor(() => text().includes('Copying failed.'));
+    const row = deepQuery(view.shadowRoot!, '.copy-failed')!.closest('.row')!;
+    expect(row.textContent).to.include('Amount');
+  });
+
   it('counts down to the expiry and says so politely at ten minutes, not every second', async () => {
     await mount(transferDetails({ expiresAt: formatTimestamp(new Date(Date.now() + 10 * 60_000 + 1500)) }));
     const timer = deepQuery(view.shadowRoot!, '[role=timer]')!;
