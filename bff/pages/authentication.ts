@@ -28,7 +28,7 @@ export function authenticationPage(view: {
 <p class="notice">${t.sandboxCode} <strong class="code" data-testid="otp">${view.oneTimeCode}</strong>.</p>
 <form method="post" action="${view.action}">
 <label for="code">${t.code}</label>
-<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" pattern="[0-9]{6}" aria-describedby="${view.error ? 'code-error' : ''}" aria-invalid="${view.error ? 'true' : 'false'}" autofocus>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="6" pattern="[0-9]{6}" aria-describedby="${view.error ? 'code-error' : ''}" aria-invalid="${view.error ? 'true' : 'false'}" ${view.parentOrigin ? 'data-autofocus' : 'autofocus'}>
 ${view.error ? html`<p id="code-error" class="error" role="alert">${view.error}</p>` : ''}
 <div class="actions">
 <button type="submit" name="action" value="approve">${t.approve}</button>

@@ -1,7 +1,9 @@
-// The hosted pages' one script (served as /assets/pages.js under script-src 'self'). Chrome ignores `autofocus`
-// in a frame, and on any page once the top page has moved focus; the 3-D Secure page opens inside the checkout's
-// frame after the customer pressed Pay there. The field that asks for focus gets it, unless something has it.
-const field = document.querySelector('[autofocus]');
+// The hosted pages' one script (served as /assets/pages.js under script-src 'self'). Chrome refuses `autofocus`
+// in a cross-origin frame (and logs "Blocked autofocusing"), and ignores it on any page once the top page has moved
+// focus; the 3-D Secure page opens inside the checkout's frame after the customer pressed Pay there, so the frame
+// has focus. Framed, the page marks its field `data-autofocus` instead (no refused request, no console noise) and
+// this script focuses it, as it does an `autofocus` field the browser skipped, unless something has focus.
+const field = document.querySelector('[data-autofocus], [autofocus]');
 if (field instanceof HTMLElement && (document.activeElement === null || document.activeElement === document.body)) field.focus();
 
 // Inside a merchant's checkout frame (the server names the framing page's origin, from the frame's signed token),

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 describe("the bank's 3-D Secure page", () => {
   it("opens with focus on the one-time code field inside a merchant's checkout frame", async () => {
-    const { page, problems } = await newPage(browser);
+    const { page, problems, console: messages } = await newPage(browser);
     await page.goto(`${shopOrigin}/`);
     const checkout = page.frameLocator('checkout-widget iframe');
     await chooseMethod(checkout, 'Card');
@@ -51,7 +51,44 @@ describe("the bank's 3-D Secure page", () => {
     await page.keyboard.type(code);
     expect(await checkout.getByLabel('One-time code').inputValue()).toBe(code);
     expect(problems).toEqual([]);
+    // The page asks for no focus the browser refuses in a cross-origin frame: its script gives it.
+    expect(messages.filter((message) => /autofocus/i.test(message))).toEqual([]);
   });
+
+  /** Where keyboard focus is: the merchant page's focused element (through shadow roots) and the bank page's. */
+  async function focusIn(page: import('playwright-core').Page) {
+    const top = await page.evaluate(() => {
+      let active = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return active?.tagName.toLowerCase() ?? null;
+    });
+    const bank = page.frames().find((frame) => new URL(frame.url()).pathname.startsWith('/checkout/3ds/'));
+    await bank!.waitForFunction(() => document.readyState === 'complete');
+    const inside = await bank!.evaluate(() => ({ focused: document.hasFocus(), id: document.activeElement?.id ?? null }));
+    return { top, ...inside };
+  }
+
+  for (const mode of ['inline', 'modal'] as const) {
+    it(`keeps focus on the one-time code field in the ${mode} frame, on arrival and after a wrong code`, async () => {
+      const { page, problems } = await newPage(browser);
+      await page.goto(`${shopOrigin}/?mode=${mode}`);
+      if (mode === 'modal') await page.getByRole('button', { name: 'Pay now' }).click();
+      const checkout = page.frameLocator(mode === 'modal' ? 'checkout-widget dialog[open] iframe' : 'checkout-widget iframe');
+      await chooseMethod(checkout, 'Card');
+      await payByCard(checkout, '4242 4242 4242 4242');
+      await checkout.getByRole('heading', { name: 'Authenticate your payment' }).waitFor();
+      expect(await focusIn(page)).toEqual({ top: 'iframe', focused: true, id: 'code' });
+
+      await page.keyboard.type('000000');
+      await page.keyboard.press('Enter');
+      await checkout.getByText(/That code is not correct/).waitFor();
+      expect(await focusIn(page)).toEqual({ top: 'iframe', focused: true, id: 'code' });
+      const code = (await checkout.getByTestId('otp').textContent())?.trim() ?? '';
+      await page.keyboard.type(code);
+      expect(await checkout.getByLabel('One-time code').inputValue()).toBe(code);
+      expect(problems).toEqual([]);
+    });
+  }
 
   /** Pays into the bank's page inside the frame and sends one wrong code: the page now has an error line too. */
   async function wrongCodeAt320(mode: 'inline' | 'modal', height = 640) {
