@@ -42,6 +42,7 @@ export const subsidiarySchema = z
     country: z.string().length(2),
     supportEmail: z.string(),
     customization: z.array(z.record(z.string(), z.unknown())).nullable(),
+    logo: z.string().nullable().describe("The merchant's logo (an https address), shown in the checkout's header; null shows its initials. This service's addition."),
   })
   .meta({ id: 'Subsidiary' });
 export type Subsidiary = z.infer<typeof subsidiarySchema>;

@@ -18,7 +18,7 @@ import { createWebhookEndpointRequestSchema, webhookDeliveryIdSchema, webhookEnd
 import type { Storage } from '../storage/storage.ts';
 
 /**
- * `npm run merchant -- <command>`: create, list, rotate-keys, origins, webhook <action>. Stdout carries exactly one JSON document, so
+ * `npm run merchant -- <command>`: create, list, rotate-keys, origins, logo, webhook <action>. Stdout carries exactly one JSON document, so
  * scripts can pipe it; everything else goes to stderr.
  */
 const USAGE = `Usage:
@@ -26,6 +26,7 @@ const USAGE = `Usage:
   npm run merchant -- list
   npm run merchant -- rotate-keys --id 1 [--mode test|live]
   npm run merchant -- origins --id 1 --origin https://shop.example [--origin ...]   (replaces the allowed origins; none clears them)
+  npm run merchant -- logo --id 1 --url https://shop.example/logo.png   (the checkout's header and hosted pages; no --url clears it)
   npm run merchant -- webhook add --id 1 --url https://shop.example/hooks [--mode test|live]   (prints the signing secret, once)
   npm run merchant -- webhook list --id 1 [--mode test|live]
   npm run merchant -- webhook rotate --id 1 --endpoint we_... [--mode test|live]               (prints the new secret, once)
@@ -47,6 +48,14 @@ const createSchema = z.object({
 const originsSchema = z.object({
   id: z.coerce.number({ message: '--id must be a merchant id' }).int().positive('--id must be a merchant id'),
   origin: z.array(z.url({ protocol: /^https?$/, message: '--origin must be an http(s) origin' })).default([]),
+});
+
+const logoSchema = z.object({
+  id: z.coerce.number({ message: '--id must be a merchant id' }).int().positive('--id must be a merchant id'),
+  url: z
+    .url({ protocol: /^https$/, message: '--url must be an https address' })
+    .max(2048, '--url must be at most 2048 characters')
+    .optional(),
 });
 
 const rotateSchema = z.object({
@@ -169,6 +178,13 @@ async function main(): Promise<void> {
         output = { subsidiaryId: merchant.id, name: merchant.name, allowedOrigins: merchant.allowedOrigins };
         break;
       }
+      case 'logo': {
+        const input = parse(logoSchema, values);
+        const merchant = await service.setLogo(input.id, input.url ?? null);
+        if (!merchant) throw new UsageError(`No merchant has id ${input.id}.`);
+        output = { subsidiaryId: merchant.id, name: merchant.name, logoUrl: merchant.logoUrl };
+        break;
+      }
       case 'list': {
         const list = await service.list();
         output = await Promise.all(
@@ -184,6 +200,7 @@ async function main(): Promise<void> {
               country: merchant.country,
               supportEmail: merchant.supportEmail,
               allowedOrigins: merchant.allowedOrigins,
+              logoUrl: merchant.logoUrl,
               disabled: merchant.disabled,
               testPublishableKey: (await service.publishableKey(merchant.id, 'test')) ?? null,
               livePublishableKey: (await service.publishableKey(merchant.id, 'live')) ?? null,

@@ -1,3 +1,4 @@
+import { merchantMark, type Brand } from './brand.ts';
 import { html, page } from './html.ts';
 import { ENGLISH, type PageLocale } from './i18n.ts';
 
@@ -39,17 +40,30 @@ ${view.error ? html`<p id="code-error" class="error" role="alert">${view.error}<
   });
 }
 
-export function messagePage(title: string, message: string, link?: { href: string; label: string }, lang?: string, parentOrigin?: string): string {
+export function messagePage(
+  title: string,
+  message: string,
+  link?: { href: string; label: string },
+  lang?: string,
+  parentOrigin?: string,
+  brand?: Brand,
+): string {
   return page({
     title,
     lang,
     script: parentOrigin !== undefined,
     parentOrigin,
-    body: html`<main><h1>${title}</h1><p class="notice">${message}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}</main>`,
+    body: html`<main>${brand ? merchantMark(brand) : ''}<h1>${title}</h1><p class="notice">${message}</p>${link ? html`<p><a href="${link.href}">${link.label}</a></p>` : ''}</main>`,
   });
 }
 
 /** A message of the catalog (title and text) as a page in the customer's language, with a way on when there is one. */
-export function say([title, message]: readonly [string, string], locale: PageLocale, link?: { href: string; label: string }, parentOrigin?: string): string {
-  return messagePage(title, message, link, locale.tag, parentOrigin);
+export function say(
+  [title, message]: readonly [string, string],
+  locale: PageLocale,
+  link?: { href: string; label: string },
+  parentOrigin?: string,
+  brand?: Brand,
+): string {
+  return messagePage(title, message, link, locale.tag, parentOrigin, brand);
 }

@@ -1,4 +1,5 @@
 import type { StoredLink } from '../repositories/links.ts';
+import { merchantMark, type Brand } from './brand.ts';
 import { html, page, type SafeHtml } from './html.ts';
 import type { PageLocale } from './i18n.ts';
 
@@ -14,10 +15,10 @@ import type { PageLocale } from './i18n.ts';
 export type LinkFormValues = { firstname: string; lastname: string; email: string; mobile: string; amount: string };
 export type LinkFormErrors = Partial<Record<keyof LinkFormValues, string>>;
 
-export function linkHeader(link: StoredLink, merchantName: string, locale: PageLocale): SafeHtml {
+export function linkHeader(link: StoredLink, merchant: Brand, locale: PageLocale): SafeHtml {
   return html`<header class="link-header">
 ${link.backgroundImage ? html`<img class="link-background" src="${link.backgroundImage}" alt="">` : ''}
-<p class="merchant">${merchantName}</p>
+${merchantMark(merchant)}
 <h1>${link.name}</h1>
 <p>${link.description}</p>
 ${link.amountMinor === null ? '' : html`<p class="amount">${locale.money(link.amountMinor, link.currency)}</p>`}
@@ -41,15 +42,15 @@ ${error ? html`<p id="${name}-error" class="error">${error}</p>` : ''}
 const AMOUNT_PATTERN = '\\s*[0-9][0-9\\s,.]*';
 const MOBILE_PATTERN = '\\+?[0-9 \\(\\)\\-]{7,20}';
 
-export function linkFormPage(link: StoredLink, merchantName: string, values: LinkFormValues, errors: LinkFormErrors, orderReference: string, locale: PageLocale): string {
+export function linkFormPage(link: StoredLink, merchant: Brand, values: LinkFormValues, errors: LinkFormErrors, orderReference: string, locale: PageLocale): string {
   const { t } = locale;
   const hasErrors = Object.keys(errors).length > 0;
   return page({
-    title: `${link.name} · ${merchantName}`,
+    title: `${link.name} · ${merchant.name}`,
     lang: locale.tag,
     script: true,
     body: html`<main class="link-page">
-${linkHeader(link, merchantName, locale)}
+${linkHeader(link, merchant, locale)}
 <form method="post" class="link-form">
 <input type="hidden" name="order" value="${orderReference}">
 ${hasErrors ? html`<p class="error" role="alert">${t.correctFields}</p>` : ''}

@@ -56,6 +56,11 @@ export async function updateAllowedOrigins(db: Queryable, id: number, origins: s
   return row && toMerchant(row);
 }
 
+export async function updateLogo(db: Queryable, id: number, logoUrl: string | null): Promise<Merchant | undefined> {
+  const [row] = await db.query<MerchantRow>(`UPDATE merchants SET logo_url = $2, updated_at = now() WHERE id = $1 RETURNING ${MERCHANT_COLUMNS}`, [id, logoUrl]);
+  return row && toMerchant(row);
+}
+
 export async function listMerchants(db: Queryable): Promise<Merchant[]> {
   const rows = await db.query<MerchantRow>(`SELECT ${MERCHANT_COLUMNS} FROM merchants ORDER BY id`);
   return rows.map(toMerchant);

@@ -113,10 +113,10 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
   };
   const refusal = (link: StoredLink, merchant: Merchant, locale: PageLocale): { status: number; page: string } | undefined => {
     if (!link.isActive || merchant.disabled) {
-      return { status: 410, page: say(locale.t.linkInactive(merchant.name, merchant.supportEmail), locale) };
+      return { status: 410, page: say(locale.t.linkInactive(merchant.name, merchant.supportEmail), locale, undefined, undefined, merchant) };
     }
     if (link.payerLimit > 0 && link.uses >= link.payerLimit) {
-      return { status: 410, page: say(locale.t.linkUsedUp(merchant.name), locale) };
+      return { status: 410, page: say(locale.t.linkUsedUp(merchant.name), locale, undefined, undefined, merchant) };
     }
     return undefined;
   };
@@ -152,7 +152,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
         'redirect-url': `${publicBaseUrl}${orderAddress(link, order.reference)}`,
         'success-url': link.website ?? '',
       },
-      linkHeader(link, merchant.name, locale),
+      linkHeader(link, merchant, locale),
     );
     if (!checkout) return reply.code(503).send(say(locale.t.checkoutUnavailable, locale));
     return reply.pagePolicy({ formAction: ["'self'"] }).send(checkout);
@@ -206,7 +206,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       for (const name of fieldsNamed(request.query.invalid ?? '')) {
         if (name !== 'amount' || link.amountMinor === null) errors[name] = name === 'amount' ? locale.t.errors.amount(link.currency) : locale.t.errors[name];
       }
-      return reply.send(linkFormPage(link, merchant.name, blankForm, errors, newOrderReference(), locale));
+      return reply.send(linkFormPage(link, merchant, blankForm, errors, newOrderReference(), locale));
     },
   );
 

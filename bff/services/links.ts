@@ -16,6 +16,7 @@ export function toSubsidiary(merchant: Merchant): Subsidiary {
     country: merchant.country,
     supportEmail: merchant.supportEmail,
     customization: merchant.customization,
+    logo: merchant.logoUrl,
   };
 }
 

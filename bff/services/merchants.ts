@@ -70,6 +70,13 @@ export class MerchantService {
     return updated;
   }
 
+  /** Sets (an https address) or clears (null) the logo shown in the checkout's header and on the hosted pages. */
+  async setLogo(merchantId: number, logoUrl: string | null): Promise<Merchant | undefined> {
+    const updated = await merchants.updateLogo(this.storage, merchantId, logoUrl);
+    this.cache.changed(merchantId);
+    return updated;
+  }
+
   list(): Promise<Merchant[]> {
     return merchants.listMerchants(this.storage);
   }

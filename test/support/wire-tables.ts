@@ -7,7 +7,7 @@ import type { WireShape } from './wire-types.ts';
  */
 const envelope = { status: 'str', statusCode: 'str', message: 'str' } as const;
 
-export const SUBSIDIARY: WireShape = { id: 'int', name: 'str', country: 'str', supportEmail: 'str', customization: 'any' };
+export const SUBSIDIARY: WireShape = { id: 'int', name: 'str', country: 'str', supportEmail: 'str', customization: 'any', logo: 'str?' };
 
 export const PAYMENT_LINK: WireShape = {
   id: 'int', name: 'str', paymentType: 'str', logo: 'str?', amount: 'num?', dateCreated: 'str', reference: 'str', createdBy: 'str',

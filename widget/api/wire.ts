@@ -35,6 +35,7 @@ const subsidiary = z.object({
   country: text.check(z.length(2)),
   supportEmail: text,
   customization: z.nullable(z.array(z.record(z.string(), z.unknown()))),
+  logo: z.nullable(text),
 });
 
 const orderItem = z.object({ name: text, amount: z.number() });

@@ -1,3 +1,4 @@
+import { svg, type SVGTemplateResult } from 'lit';
 import { checkExpiry, normaliseExpiryYear, type CardBrand } from '../../shared/card.ts';
 
 const NAMES: Record<Exclude<CardBrand, 'unknown'>, string> = {
@@ -23,4 +24,23 @@ export function savedCardExpired(expiry: string, now: Date = new Date()): boolea
   const match = /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(expiry.trim());
   if (!match) return false;
   return checkExpiry(Number(match[1]), normaliseExpiryYear(Number(match[2])), now) === 'past';
+}
+
+type Known = Exclude<CardBrand, 'unknown'>;
+
+/**
+ * Small marks drawn inline (no image requests, nothing for the CSP to allow), 32 by 20: each scheme's colours and
+ * shape as customers know them from card terminals, simplified. Decorative: the brand's name is always said in text.
+ */
+const MARKS: Record<Known, SVGTemplateResult> = {
+  visa: svg`<rect width="32" height="20" rx="3" fill="#1a1f71"/><text x="16" y="14" text-anchor="middle" font-family="Arial, sans-serif" font-size="9" font-style="italic" font-weight="700" fill="#ffffff">VISA</text>`,
+  mastercard: svg`<rect width="32" height="20" rx="3" fill="#252525"/><circle cx="12.5" cy="10" r="6" fill="#eb001b"/><circle cx="19.5" cy="10" r="6" fill="#f79e1b" fill-opacity="0.9"/>`,
+  verve: svg`<rect width="32" height="20" rx="3" fill="#00425f"/><circle cx="9" cy="10" r="4.5" fill="#ee312a"/><text x="21" y="13" text-anchor="middle" font-family="Arial, sans-serif" font-size="7" font-weight="700" fill="#ffffff">verve</text>`,
+  amex: svg`<rect width="32" height="20" rx="3" fill="#2e77bc"/><text x="16" y="13.5" text-anchor="middle" font-family="Arial, sans-serif" font-size="7.5" font-weight="700" fill="#ffffff">AMEX</text>`,
+};
+
+/** The brand's mark as an inline SVG, or undefined for a brand without one. */
+export function brandMark(brand: string): SVGTemplateResult | undefined {
+  const key = (Object.keys(NAMES) as Known[]).find((known) => NAMES[known] === brandName(brand));
+  return key && svg`<svg class="brand-mark" data-brand=${key} viewBox="0 0 32 20" width="32" height="20" aria-hidden="true" focusable="false">${MARKS[key]}</svg>`;
 }

@@ -44,13 +44,22 @@ export const cardFormStyles = css`
     gap: 0.5rem;
     min-height: 1.5rem;
   }
+  .brand-mark {
+    width: 1.75rem;
+    height: auto;
+    border-radius: 3px;
+    flex: none;
+  }
   #number {
     font-variant-numeric: tabular-nums;
   }
   .badge {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.375rem;
     font-size: 0.75rem;
     font-weight: 700;
-    padding: 0 0.5rem;
+    padding: 0 0.5rem 0 0.125rem;
     border-radius: 999px;
     border: 1px solid var(--_border);
     background: var(--_surface);

@@ -21,7 +21,7 @@ import { outcomeOf } from '../flow/outcome.ts';
 import type { MessageKey } from '../i18n/localizer.ts';
 import { PaymentOutcomeEvent, SavedCardSelectEvent } from '../internal-events.ts';
 import { buttons, fields, spinner, tokens, visuallyHidden } from '../styles/shared.styles.ts';
-import { brandName, isAmex, savedCardExpired } from './brand.ts';
+import { brandMark, brandName, isAmex, savedCardExpired } from './brand.ts';
 import { cardFormStyles } from './card-form.styles.ts';
 import './saved-cards.ts';
 
@@ -202,7 +202,8 @@ export class CkCardForm extends CheckoutElement {
     const brand = detectBrand(this.number);
     const error = this.#visibleError('number');
     const maxLength = Math.max(...allowedLengths(this.number));
-    const badge = brand === 'unknown' ? nothing : html`<span class="badge" data-brand=${brand} aria-hidden="true">${brandName(brand)}</span>`;
+    // The scheme's mark beside its name, as on a card terminal; screen readers hear the name from the hint.
+    const badge = brand === 'unknown' ? nothing : html`<span class="badge" data-brand=${brand} aria-hidden="true">${brandMark(brand)}${brandName(brand)}</span>`;
     return this.#field(
       'number',
       'cardNumber',

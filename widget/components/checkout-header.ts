@@ -61,8 +61,13 @@ export class CkCheckoutHeader extends CheckoutElement {
     return initials ? html`<span class="logo monogram" part="logo" aria-hidden="true">${initials}</span>` : nothing;
   }
 
-  /** The merchant's logo, from the customization records of the create-order answer (https or same origin). */
+  /**
+   * The merchant's logo: `subsidiary.logo` of the create-order answer (set with `npm run merchant -- logo`), else a
+   * customization record's; https or this origin only.
+   */
   #logoUrl(): string | undefined {
+    const logo = this.order?.subsidiary.logo;
+    if (logo && /^https:\/\//.test(logo)) return logo;
     for (const entry of this.order?.subsidiary.customization ?? []) {
       const url = entry['logo'] ?? entry['logoUrl'];
       if (typeof url === 'string' && /^https:\/\/|^\/[^/]|^data:image\//.test(url)) return url;

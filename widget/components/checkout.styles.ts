@@ -42,8 +42,8 @@ export const checkoutStyles = css`
   .body {
     display: grid;
     grid-template-columns: minmax(0, 1fr);
-    gap: 1.25rem;
-    padding: 1.25rem;
+    gap: var(--_space);
+    padding: var(--_space);
   }
   .view-title {
     font-size: 1.125rem;

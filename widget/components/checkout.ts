@@ -13,6 +13,7 @@ import { CheckoutFlow, VIEWS, type CheckoutFlowHost, type CheckoutView } from '.
 import { describeError, isRetryable } from '../flow/errors.ts';
 import { browserLocale, Localizer } from '../i18n/localizer.ts';
 import type { CustomerDetailsEvent, FeeQuotedEvent, OptionSelectEvent, PaymentOutcomeEvent } from '../internal-events.ts';
+import { BRAND_PROPERTIES, brandProperties, readBrandTokens } from '../../shared/design-tokens.ts';
 import { colorSchemeFor } from '../styles/color-scheme.ts';
 import { buttons, spinner, tokens, visuallyHidden } from '../styles/shared.styles.ts';
 import './checkout-header.ts';
@@ -49,6 +50,11 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
   @property() locale = '';
   /** `light` (default), `dark`, or `auto` (the system's preference). */
   @property({ reflect: true }) theme: 'light' | 'dark' | 'auto' = 'light';
+  /** The merchant's branding: each read by `readBrandTokens`, so a value of another shape changes nothing. */
+  @property({ attribute: 'brand-color' }) brandColor = '';
+  @property() radius = '';
+  @property() font = '';
+  @property() density = '';
   /** Shows a close button that fires `checkout:close` (for the modal embed). */
   @property({ type: Boolean }) closable = false;
 
@@ -137,9 +143,23 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
   override willUpdate(changed: Map<PropertyKey, unknown>): void {
     // The checkout's own page (hosted, or the frame) takes the theme too, so the page around the panel matches it.
     if (this.ownsDocument && changed.has('theme')) document.documentElement.style.colorScheme = colorSchemeFor(this.theme);
+    if (['brandColor', 'radius', 'font', 'density'].some((name) => changed.has(name))) this.#applyBranding();
     this.api = this.flow.api;
     this.order = this.flow.order;
     this.setStates({ ...Object.fromEntries(VIEWS.map((view) => [view, view === this.flow.view])), busy: this.flow.busy });
+  }
+
+  /**
+   * The branding becomes the public theming properties on this element (CSSOM, allowed under the strict CSP),
+   * with values built by shared/design-tokens.ts from the validated tokens: nothing the page sent is written as CSS.
+   */
+  #applyBranding(): void {
+    const properties = brandProperties(readBrandTokens({ brandColor: this.brandColor, radius: this.radius, font: this.font, density: this.density }));
+    for (const name of BRAND_PROPERTIES) {
+      const value = properties[name];
+      if (value === undefined) this.style.removeProperty(name);
+      else this.style.setProperty(name, value);
+    }
   }
 
   override updated(): void {

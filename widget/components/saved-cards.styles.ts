@@ -28,6 +28,11 @@ export const savedCardsStyles = css`
   input:focus-visible {
     outline: none;
   }
+  .brand-mark {
+    width: 2rem;
+    height: auto;
+    flex: none;
+  }
   .text {
     display: grid;
     flex: 1;

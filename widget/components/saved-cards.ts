@@ -4,7 +4,7 @@ import type { SavedCard } from '../api/wire.ts';
 import { CheckoutElement } from '../base.ts';
 import { SavedCardSelectEvent } from '../internal-events.ts';
 import { choiceGroup, tokens } from '../styles/shared.styles.ts';
-import { brandName, savedCardExpired } from './brand.ts';
+import { brandMark, brandName, savedCardExpired } from './brand.ts';
 import { savedCardsStyles } from './saved-cards.styles.ts';
 
 /**
@@ -37,6 +37,7 @@ export class CkSavedCards extends CheckoutElement {
                 .checked=${!expired && this.selected === card.token}
                 @change=${() => this.#select(card.token)}
               />
+              ${brandMark(card.brand) ?? nothing}
               <span class="text">
                 <span>${this.t('savedCard', { brand: brandName(card.brand), last4: card.last4 })}</span>
                 <span class="expiry">${this.t(expired ? 'savedCardExpired' : 'savedCardExpiry', { expiry: card.expiry })}</span>

@@ -2,8 +2,8 @@ import { CheckoutCloseEvent, CheckoutErrorEvent, CheckoutPendingEvent, CheckoutR
 import { checkoutWidgetStyles } from './checkout-widget.styles.ts';
 import { EmbeddedFrame } from './embedded-frame.ts';
 import { CheckoutEmbedError, openFrameSession } from './frame-session.ts';
-import type { EventDetail, OrderItem, Settings } from './protocol.ts';
-import type { CheckoutMode, CheckoutResult, CheckoutTheme } from './types.ts';
+import { validBrandSetting, BRAND_SETTINGS, type EventDetail, type OrderItem, type Settings } from './protocol.ts';
+import type { CheckoutDensity, CheckoutFont, CheckoutMode, CheckoutResult, CheckoutTheme } from './types.ts';
 
 /** Attributes of `<checkout-widget>` and the `<ck-checkout>` settings they become inside the frame. */
 const SETTING_ATTRIBUTES = {
@@ -20,6 +20,10 @@ const SETTING_ATTRIBUTES = {
   theme: 'theme',
   'client-token': 'client-token',
   'customer-session': 'customer-session',
+  'brand-color': 'brand-color',
+  radius: 'radius',
+  font: 'font',
+  density: 'density',
 } as const;
 
 const MESSAGES = {
@@ -56,6 +60,10 @@ let sheet: CSSStyleSheet | undefined;
  * @attr locale - BCP 47 language (`en`, `fr`); the browser's when absent.
  * @attr {'light' | 'dark' | 'auto'} theme - Light by default, whatever the customer's system prefers; `dark`, or `auto` to follow the system.
  * @attr api-base - The checkout's origin; the origin embed.js was loaded from when absent.
+ * @attr brand-color - Your brand colour as `#rrggbb` or `#rgb`: the main buttons, links, selection and focus (kept readable in light and dark). Any other value is ignored.
+ * @attr radius - Corner radius in pixels, 0 to 24 (`8` or `8px`). Any other value is ignored.
+ * @attr {'system' | 'humanist' | 'geometric' | 'rounded' | 'serif'} font - A font stack of fonts already on the customer's device. Any other value is ignored.
+ * @attr {'comfortable' | 'compact'} density - `compact` makes inputs and buttons 40 px high (44 px by default) and tightens the space between blocks.
  * @fires {CheckoutReadyEvent} checkout:ready - The checkout shows the order (reference, status).
  * @fires {CheckoutPendingEvent} checkout:pending - A payment awaits the bank or the customer's transfer (reference, status, method).
  * @fires {CheckoutSuccessEvent} checkout:success - The order is paid; verify it on your server before fulfilling.
@@ -229,6 +237,36 @@ export class CheckoutWidgetElement extends HTMLElement {
     this.#reflect('theme', value);
   }
 
+  /** Your brand colour (`#rrggbb` or `#rgb`); other values are ignored. Reflects `brand-color`. */
+  get brandColor(): string {
+    return this.getAttribute('brand-color') ?? '';
+  }
+  set brandColor(value: string) {
+    this.#reflect('brand-color', value);
+  }
+  /** Corner radius in pixels, 0 to 24. Reflects `radius`. */
+  get radius(): number | undefined {
+    const radius = Number.parseFloat(this.getAttribute('radius') ?? '');
+    return Number.isFinite(radius) ? radius : undefined;
+  }
+  set radius(value: number | undefined) {
+    this.#reflect('radius', value === undefined ? null : String(value));
+  }
+  /** A font stack from the list (`system`, `humanist`, `geometric`, `rounded`, `serif`). Reflects `font`. */
+  get font(): CheckoutFont | '' {
+    return (this.getAttribute('font') ?? '') as CheckoutFont | '';
+  }
+  set font(value: CheckoutFont | '') {
+    this.#reflect('font', value);
+  }
+  /** `comfortable` (default) or `compact`. Reflects `density`. */
+  get density(): CheckoutDensity {
+    return this.getAttribute('density') === 'compact' ? 'compact' : 'comfortable';
+  }
+  set density(value: CheckoutDensity) {
+    this.#reflect('density', value);
+  }
+
   #reflect(name: string, value: string | null | undefined): void {
     if (value === null || value === undefined || value === '') this.removeAttribute(name);
     else this.setAttribute(name, value);
@@ -291,7 +329,13 @@ export class CheckoutWidgetElement extends HTMLElement {
     const settings: Settings = {};
     for (const [attribute, setting] of Object.entries(SETTING_ATTRIBUTES)) {
       const value = this.getAttribute(attribute);
-      if (value) settings[setting] = value;
+      if (!value) continue;
+      // Branding is checked here and again in the frame: a value of another shape is dropped, never sent.
+      if (setting in BRAND_SETTINGS && !validBrandSetting(setting as keyof typeof BRAND_SETTINGS, value)) {
+        console.warn(`checkout-widget: ${attribute}="${value.slice(0, 40)}" is ignored (see the element's documentation for the values it takes).`);
+        continue;
+      }
+      settings[setting] = value;
     }
     const amount = Number(this.getAttribute('amount') ?? Number.NaN);
     if (this.hasAttribute('amount') && Number.isFinite(amount)) settings.amount = amount;
@@ -444,7 +488,7 @@ function placeholder(): HTMLElement {
   return element;
 }
 
-const PROPERTIES = ['apiKey', 'apiBase', 'mode', 'reference', 'amount', 'currency', 'description', 'items', 'email', 'firstName', 'lastName', 'mobile', 'country', 'clientToken', 'customerSession', 'locale', 'theme'];
+const PROPERTIES = ['apiKey', 'apiBase', 'mode', 'reference', 'amount', 'currency', 'description', 'items', 'email', 'firstName', 'lastName', 'mobile', 'country', 'clientToken', 'customerSession', 'locale', 'theme', 'brandColor', 'radius', 'font', 'density'];
 
 const isItem = (item: unknown): item is OrderItem =>
   typeof (item as OrderItem | null)?.name === 'string' && typeof (item as OrderItem | null)?.amount === 'number';

@@ -17,6 +17,10 @@ const ATTRIBUTES: Partial<Record<keyof CheckoutOptions, string>> = {
   theme: 'theme',
   clientToken: 'client-token',
   customerSession: 'customer-session',
+  brandColor: 'brand-color',
+  radius: 'radius',
+  font: 'font',
+  density: 'density',
 };
 
 /**

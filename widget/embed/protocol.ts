@@ -1,3 +1,4 @@
+import { readBrandTokens } from '../../shared/design-tokens.ts';
 import type { CheckoutStatus } from '../events.ts';
 
 /**
@@ -36,6 +37,10 @@ export const SETTING_NAMES = [
   'theme',
   'client-token',
   'customer-session',
+  'brand-color',
+  'radius',
+  'font',
+  'density',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -65,6 +70,16 @@ export type ParentMessage = { protocol: typeof PROTOCOL; kind: 'settings'; setti
 
 export { colorSchemeFor } from '../styles/color-scheme.ts';
 
+/** The branding settings and the member of `readBrandTokens` each is read as (on both sides of the frame). */
+export const BRAND_SETTINGS = { 'brand-color': 'brandColor', radius: 'radius', font: 'font', density: 'density' } as const;
+type BrandSetting = keyof typeof BRAND_SETTINGS;
+const isBrandSetting = (name: string): name is BrandSetting => name in BRAND_SETTINGS;
+
+/** A branding value in its closed shape (shared/design-tokens.ts); anything else never reaches the checkout. */
+export function validBrandSetting(name: BrandSetting, value: unknown): boolean {
+  return readBrandTokens({ [BRAND_SETTINGS[name]]: value })[BRAND_SETTINGS[name]] !== undefined;
+}
+
 type Loose = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null;
@@ -78,6 +93,7 @@ function isItem(value: unknown): value is OrderItem {
 function isSetting(name: SettingName, value: unknown): boolean {
   if (name === 'amount') return typeof value === 'number' && Number.isFinite(value);
   if (name === 'items') return Array.isArray(value) && value.length <= 100 && value.every(isItem);
+  if (isBrandSetting(name)) return typeof value === 'string' && validBrandSetting(name, value);
   return isText(value, name === 'client-token' || name === 'customer-session' ? 2048 : 500);
 }
 

@@ -12,6 +12,9 @@ export type { CheckoutStatus, OrderItem };
 export type CheckoutMode = 'inline' | 'modal';
 /** `light` by default, whatever the customer's system prefers; `auto` follows it. */
 export type CheckoutTheme = 'light' | 'dark' | 'auto';
+/** Font stacks of fonts already on the customer's device; nothing is downloaded. */
+export type CheckoutFont = 'system' | 'humanist' | 'geometric' | 'rounded' | 'serif';
+export type CheckoutDensity = 'comfortable' | 'compact';
 
 /** What `Checkout.open` takes: the order, the customer, and callbacks. */
 export interface CheckoutOptions {
@@ -37,6 +40,13 @@ export interface CheckoutOptions {
   /** `en`, `fr`, …; the customer's browser language by default. */
   locale?: string;
   theme?: CheckoutTheme;
+  /** Your brand colour, `#rrggbb` or `#rgb`: main buttons, links, selection and focus. Other values are ignored. */
+  brandColor?: string;
+  /** Corner radius in pixels, 0 to 24. */
+  radius?: number;
+  font?: CheckoutFont;
+  /** `compact`: 40 px inputs and buttons (44 px by default), less space between blocks. */
+  density?: CheckoutDensity;
   /** The checkout's address; by default the origin `embed.js` was loaded from. */
   apiBase?: string;
   /** The `clientToken.token` your server got when it created the order with the secret key: pays that order. */

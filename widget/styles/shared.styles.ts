@@ -1,32 +1,37 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
+import { FONT_STACKS, lightDark, PALETTE, RADIUS_PX, type PaletteName } from '../../shared/design-tokens.ts';
+
+/** A palette pair as `light-dark()`: constants of shared/design-tokens.ts, never anything a merchant typed. */
+const pair = (name: PaletteName) => unsafeCSS(lightDark(PALETTE[name]));
 
 /**
  * Public theming API: `--checkout-*` custom properties (documented in widget/README.md) feed private `--_*`
- * variables that the components use. Light and dark come from `light-dark()`, resolved by the `color-scheme` the
- * shell sets from its `theme` attribute: light unless the merchant asks for `dark` or `auto` (the system's).
+ * variables that the components use; the defaults are the design tokens the hosted pages share
+ * (shared/design-tokens.ts). Light and dark come from `light-dark()`, resolved by the `color-scheme` the shell sets
+ * from its `theme` attribute: light unless the merchant asks for `dark` or `auto` (the system's). A merchant's
+ * branding (brand colour, radius, font, density) arrives as the same public properties, set by `ck-checkout`.
  */
 export const tokens = css`
   :host {
-    --_font: var(--checkout-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif);
-    --_accent: var(--checkout-accent, light-dark(#4338ca, #a5b4fc));
-    --_on-accent: var(--checkout-accent-contrast, light-dark(#ffffff, #1e1b4b));
-    /*
-     * Filled buttons. In the dark scheme the accent is a pale tint (it must read as text on the dark background),
-     * and a pale button with dark text looks disabled: the primary button keeps a saturated fill with white text
-     * (6.3:1). A merchant's --checkout-accent themes both.
-     */
-    --_primary: var(--checkout-accent, light-dark(#4338ca, #4f46e5));
-    --_on-primary: var(--checkout-accent-contrast, #ffffff);
-    --_bg: var(--checkout-background, light-dark(#ffffff, #0f172a));
-    --_surface: var(--checkout-surface, light-dark(#f4f6fb, #1e293b));
-    --_text: var(--checkout-text, light-dark(#0f172a, #f1f5f9));
-    --_muted: var(--checkout-muted, light-dark(#475569, #cbd5e1));
-    --_border: var(--checkout-border, light-dark(#64748b, #94a3b8));
-    --_divider: var(--checkout-divider, light-dark(#e2e8f0, #334155));
-    --_danger: var(--checkout-danger, light-dark(#b91c1c, #fca5a5));
-    --_success: var(--checkout-success, light-dark(#15803d, #86efac));
-    --_radius: var(--checkout-radius, 12px);
+    --_font: var(--checkout-font-family, ${unsafeCSS(FONT_STACKS.system)});
+    --_accent: var(--checkout-accent, ${pair('accent')});
+    --_on-accent: var(--checkout-accent-contrast, ${pair('accentContrast')});
+    /* Filled buttons: the brand colour when there is one, else the accent, else a saturated fill in both schemes. */
+    --_primary: var(--checkout-primary, var(--checkout-accent, ${pair('primary')}));
+    --_on-primary: var(--checkout-primary-contrast, var(--checkout-accent-contrast, ${pair('primaryContrast')}));
+    --_bg: var(--checkout-background, ${pair('background')});
+    --_surface: var(--checkout-surface, ${pair('surface')});
+    --_text: var(--checkout-text, ${pair('text')});
+    --_muted: var(--checkout-muted, ${pair('muted')});
+    --_border: var(--checkout-border, ${pair('border')});
+    --_divider: var(--checkout-divider, ${pair('divider')});
+    --_danger: var(--checkout-danger, ${pair('danger')});
+    --_success: var(--checkout-success, ${pair('success')});
+    --_radius: var(--checkout-radius, ${unsafeCSS(`${RADIUS_PX}px`)});
     --_focus: var(--checkout-focus-color, var(--_accent));
+    /* Density: main actions and inputs (44 px, or 40 px compact) and the space between a view's blocks. */
+    --_control: var(--checkout-control-height, 44px);
+    --_space: var(--checkout-spacing, 1.25rem);
     font-family: var(--_font);
     color: var(--_text);
     line-height: 1.5;
@@ -61,7 +66,7 @@ export const buttons = css`
   .button {
     font: inherit;
     font-weight: 600;
-    min-height: 44px;
+    min-height: var(--_control);
     padding: 0.625rem 1.125rem;
     border-radius: calc(var(--_radius) - 4px);
     border: 1px solid transparent;
@@ -124,7 +129,7 @@ export const fields = css`
     font: inherit;
     font-size: 1rem;
     width: 100%;
-    min-height: 44px;
+    min-height: var(--_control);
     padding: 0.5rem 0.75rem;
     color: var(--_text);
     background: var(--_bg);

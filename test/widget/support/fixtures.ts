@@ -33,7 +33,7 @@ export function orderData(overrides: Partial<CreateOrderData> = {}): CreateOrder
       paymentLinkReference: null,
       recurringPaymentReference: null,
     },
-    subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: null },
+    subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: null, logo: null },
     customer: { email: 'ada@example.test', firstName: 'Ada', lastName: 'Obi', mobile: '+2348012345678', country: 'NG' },
     payment: { code: null, source: null, selectedOption: null, accountNumber: null, bankProviderName: null },
     otherPaymentOptions: [
