@@ -53,6 +53,33 @@ describe('npm run merchant', () => {
     }
   });
 
+  it("sets a merchant's logo (https only), which the create-order answer then carries, and clears it", async () => {
+    const { stdout } = await merchant('create', '--name', 'Logo Stores', '--country', 'NG', '--email', 'support@logo.test');
+    const created = JSON.parse(stdout);
+    const id = String(created.subsidiaryId);
+    const refused = await merchant('logo', '--id', id, '--url', 'http://cdn.logo.test/logo.png').catch((error) => error);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toBe('--url must be an https address');
+    const { stdout: set } = await merchant('logo', '--id', id, '--url', 'https://cdn.logo.test/logo.png');
+    expect(JSON.parse(set)).toEqual({ subsidiaryId: created.subsidiaryId, name: 'Logo Stores', logoUrl: 'https://cdn.logo.test/logo.png' });
+
+    const app: FastifyInstance = await startApp(place);
+    try {
+      const link = await app.inject({
+        method: 'POST',
+        url: '/checkout/links/create',
+        headers: { 'api-key': created.secretKey },
+        payload: { Name: 'Mugs', Description: 'Two mugs', PaymentType: 'SC', Currency: 'NGN', AuthOption: 'NOAUTH', Amount: '5000' },
+      });
+      expect(link.json().data.subsidiary.logo).toBe('https://cdn.logo.test/logo.png');
+      expect(link.json().data.paymentLink.logo).toBe('https://cdn.logo.test/logo.png');
+    } finally {
+      await app.close();
+    }
+    const { stdout: cleared } = await merchant('logo', '--id', id);
+    expect(JSON.parse(cleared).logoUrl).toBeNull();
+  }, 120_000);
+
   it('refuses bad arguments with a one-line reason on stderr and nothing on stdout', async () => {
     const failure = await merchant('create', '--name', 'X', '--country', 'Nigeria', '--email', 'x@y.test').catch((error) => error);
     expect(failure.code).toBe(2);

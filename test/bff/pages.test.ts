@@ -270,6 +270,29 @@ describe('the payment-link page', () => {
     }
   });
 
+  it("shows the merchant's logo on its link pages once it has one, and its initials before", async () => {
+    const link = await createLink({ Amount: '5000', Limit: '1' });
+    const before = await app.inject({ method: 'GET', url: `/l/${link.reference}` });
+    expect(before.body).toContain('<span class="logo monogram" aria-hidden="true">AS</span><p class="merchant">Acme Stores</p>');
+    await app.merchants.setLogo(keys.subsidiaryId, 'https://cdn.acme.test/logo.svg');
+    try {
+      const after = await app.inject({ method: 'GET', url: `/l/${link.reference}` });
+      expect(after.body).toContain('<img class="logo" src="https://cdn.acme.test/logo.svg" alt=""><p class="merchant">Acme Stores</p>');
+      expect(after.body).not.toContain('monogram');
+      // The used-up page is the merchant's too.
+      await app.inject({ method: 'PATCH', url: `/checkout/links/${link.id}/status/disable`, headers: { 'api-key': keys.secretKey } });
+      const inactive = await app.inject({ method: 'GET', url: `/l/${link.reference}` });
+      expect(inactive.statusCode).toBe(410);
+      expect(inactive.body).toContain('<img class="logo" src="https://cdn.acme.test/logo.svg" alt="">');
+    } finally {
+      await app.merchants.setLogo(keys.subsidiaryId, null);
+    }
+  });
+
+  it('keeps a logo that is not https out of the merchant record', async () => {
+    await expect(app.storage.query("UPDATE merchants SET logo_url = 'http://cdn.acme.test/logo.svg' WHERE id = $1", [keys.subsidiaryId])).rejects.toThrow(/merchants_logo_url_https/);
+  });
+
   it('names an icon on every page the server renders, served as SVG there and where browsers look by default', async () => {
     const link = await createLink({ Amount: 100 });
     const pages = [`/l/${link.reference}`, '/l/doesnotexist', '/checkout/result?reference=A&status=successful'];

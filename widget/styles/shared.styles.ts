@@ -67,7 +67,7 @@ export const buttons = css`
     font: inherit;
     font-weight: 600;
     min-height: var(--_control);
-    padding: 0.625rem 1.125rem;
+    padding: 0.375rem 1.125rem;
     border-radius: calc(var(--_radius) - 4px);
     border: 1px solid transparent;
     cursor: pointer;
@@ -130,7 +130,7 @@ export const fields = css`
     font-size: 1rem;
     width: 100%;
     min-height: var(--_control);
-    padding: 0.5rem 0.75rem;
+    padding: 0.375rem 0.75rem;
     color: var(--_text);
     background: var(--_bg);
     border: 1px solid var(--_border);

@@ -70,6 +70,10 @@ describe('ck-card-form', () => {
       await form.updateComplete;
       expect(number.value).to.equal(shown);
       expect(deepText(form.shadowRoot!)).to.include(`${brand} card`);
+      // The scheme's mark is drawn inline beside its name.
+      const mark = form.shadowRoot!.querySelector('.badge svg.brand-mark')!;
+      expect(mark.getAttribute('data-brand')).to.equal({ Visa: 'visa', 'American Express': 'amex', Mastercard: 'mastercard', Verve: 'verve' }[brand]);
+      expect(mark.getBoundingClientRect().width).to.be.greaterThan(0);
     }
   });
 

@@ -1061,6 +1061,53 @@ describe('ck-checkout', () => {
     }
   });
 
+  it("takes the merchant's branding: brand colour on the main button with readable text, radius, font and compact density", async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount({ 'brand-color': '#0A7C59', radius: '4', font: 'serif', density: 'compact' });
+    await view('options');
+    const continueButton = buttonByText(root(), /^Continue/);
+    const style = getComputedStyle(continueButton);
+    expect(style.backgroundColor).to.equal('rgb(10, 124, 89)');
+    expect(style.color).to.equal('rgb(255, 255, 255)');
+    expect(continueButton.getBoundingClientRect().height).to.equal(40);
+    expect(getComputedStyle(root().querySelector('.panel')!).borderRadius).to.equal('4px');
+    expect(getComputedStyle(root().querySelector('.panel')!).fontFamily).to.match(/^Charter/);
+    await expectAccessible(checkout);
+
+    // A pale brand colour gets dark text; links keep 4.5:1 on the white panel (the colour darkened for them).
+    checkout.setAttribute('brand-color', '#ffd84d');
+    await checkout.updateComplete;
+    expect(getComputedStyle(continueButton).color).to.equal('rgb(0, 0, 0)');
+    await expectAccessible(checkout);
+  });
+
+  it('ignores branding values of another shape and keeps its own look', async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    await mount({ 'brand-color': 'red', radius: '40px', font: 'Papyrus', density: 'tiny' });
+    await view('options');
+    const continueButton = buttonByText(root(), /^Continue/);
+    expect(getComputedStyle(continueButton).backgroundColor).to.equal('rgb(67, 56, 202)');
+    expect(continueButton.getBoundingClientRect().height).to.equal(44);
+    expect(getComputedStyle(root().querySelector('.panel')!).borderRadius).to.equal('12px');
+    expect(checkout.getAttribute('style') ?? '').to.equal('');
+  });
+
+  it("shows the merchant's logo from the order (https only) instead of its initials", async () => {
+    stub.answer('/checkout/order/create', { body: createOrderAnswer(orderData({ subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: null, logo: 'https://cdn.kola.test/logo.png' } })) });
+    await mount();
+    await view('options');
+    const logo = deepQuery(root(), '[part=logo]')!;
+    expect(logo.tagName).to.equal('IMG');
+    expect(logo.getAttribute('src')).to.equal('https://cdn.kola.test/logo.png');
+    checkout.remove();
+    sessionStorage.clear();
+
+    stub.answer('/checkout/order/create', { body: createOrderAnswer(orderData({ subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: null, logo: 'http://cdn.kola.test/logo.png' } })) });
+    await mount();
+    await view('options');
+    expect(deepQuery(root(), '[part=logo]')!.textContent).to.equal('KB');
+  });
+
   it('fits a 320 px wide screen (and so 200% zoom on a 640 px one) without sideways scrolling', async () => {
     await setViewport({ width: 320, height: 640 });
     stub.answer('/checkout/order/create', { body: createOrderAnswer() });

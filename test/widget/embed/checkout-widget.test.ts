@@ -144,6 +144,46 @@ describe('<checkout-widget> and the embed script', () => {
     expect((log.received[1] as { settings: { items: unknown } }).settings.items).to.deep.equal([{ name: 'Tea', amount: 3000 }]);
   });
 
+  it('forwards a branding of the right shape to the frame, from attributes, properties or Checkout.open, and drops any other value', async () => {
+    const sessions = answerSessions(sessionOpened);
+    restore = sessions.restore;
+    const widget = document.createElement('checkout-widget');
+    widget.apiKey = 'pk_test_embed';
+    widget.reference = 'ORD-9';
+    widget.amount = 2500;
+    widget.brandColor = '#0A7C59';
+    widget.radius = 4;
+    widget.font = 'serif';
+    widget.density = 'compact';
+    expect([widget.getAttribute('brand-color'), widget.getAttribute('radius'), widget.getAttribute('font'), widget.getAttribute('density')]).to.deep.equal(['#0A7C59', '4', 'serif', 'compact']);
+    document.body.append(widget);
+    const frame = await waitFor(() => widget.shadowRoot?.querySelector('iframe'));
+    await waitFor(() => log.hasLoaded(frame.contentWindow, frameOrigin));
+    await log.post(frame.contentWindow!, { protocol: PROTOCOL, kind: 'ready' });
+    await waitFor(() => log.received.length === 1);
+    expect((log.received[0] as { settings: Record<string, unknown> }).settings).to.deep.include({ 'brand-color': '#0A7C59', radius: '4', font: 'serif', density: 'compact' });
+
+    // CSS written into an attribute, a radius out of range, a font not on the list: none of it reaches the frame.
+    widget.setAttribute('brand-color', 'red; background: url(https://evil.test/x)');
+    widget.setAttribute('radius', '400');
+    widget.setAttribute('font', "'Comic Sans MS'");
+    widget.setAttribute('density', 'cosy');
+    await waitFor(() => log.received.length === 2);
+    const settings = (log.received[1] as { settings: Record<string, unknown> }).settings;
+    for (const name of ['brand-color', 'radius', 'font', 'density']) expect(settings, name).not.to.have.property(name);
+    widget.remove();
+
+    // The same options of Checkout.open.
+    void window.Checkout!.open({ apiKey: 'pk_test_embed', amount: 100, brandColor: '#123', radius: 0, font: 'rounded', density: 'comfortable' }).catch(() => undefined);
+    const modal = await waitFor(() => document.querySelector<CheckoutWidgetElement>('checkout-widget[mode=modal]'));
+    const modalFrame = await waitFor(() => modal.shadowRoot?.querySelector('iframe'));
+    await waitFor(() => log.hasLoaded(modalFrame.contentWindow, frameOrigin));
+    await log.post(modalFrame.contentWindow!, { protocol: PROTOCOL, kind: 'ready' });
+    await waitFor(() => log.received.length === 3);
+    expect((log.received[2] as { settings: Record<string, unknown> }).settings).to.deep.include({ 'brand-color': '#123', radius: '0', font: 'rounded', density: 'comfortable' });
+    modal.close();
+  });
+
   it('takes a property a page set before embed.js defined the element', async () => {
     const early = document.createElement('div');
     // An element created before its definition keeps own properties; the definition's accessors must pick them up.

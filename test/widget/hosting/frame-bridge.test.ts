@@ -86,4 +86,41 @@ describe('the checkout frame bridge', () => {
       stranger.remove();
     }
   });
+
+  it('checks the branding again inside the frame: a value of another shape is dropped, a valid one themes the checkout', async () => {
+    const stub = await ApiStub.install();
+    stub.answer('/checkout/order/create', { hang: true });
+    const log = new RelayLog();
+    const merchantOrigin = otherOrigin();
+    const merchant = document.createElement('iframe');
+    merchant.src = `${merchantOrigin}${RELAY_PATH}`;
+    document.body.append(merchant);
+    const checkout = document.createElement('ck-checkout');
+    checkout.embedded = true;
+    document.body.append(checkout);
+    try {
+      await waitFor(() => log.hasLoaded(merchant.contentWindow, merchantOrigin));
+      connectToParent(checkout, merchantOrigin, merchant.contentWindow!);
+      await waitFor(() => log.received.some((message) => (message as Received).kind === 'ready'));
+      await log.post(merchant.contentWindow!, {
+        protocol: PROTOCOL,
+        kind: 'settings',
+        modal: false,
+        settings: { 'api-key': API_KEY, reference: 'ORD-3004', amount: 100, 'brand-color': '#fff;}*{background:url(https://evil.test/)}', radius: '6', font: 'serif', density: 'compact' },
+      });
+      await waitFor(() => checkout.getAttribute('radius') === '6');
+      await checkout.updateComplete;
+      expect(checkout.hasAttribute('brand-color')).to.equal(false);
+      expect(checkout.style.getPropertyValue('--checkout-primary')).to.equal('');
+      expect(checkout.style.getPropertyValue('--checkout-radius')).to.equal('6px');
+      expect(checkout.style.getPropertyValue('--checkout-font-family')).to.match(/^Charter/);
+      expect(checkout.style.getPropertyValue('--checkout-control-height')).to.equal('40px');
+      expect(checkout.getAttribute('style')).not.to.include('evil');
+    } finally {
+      log.stop();
+      stub.restore();
+      checkout.remove();
+      merchant.remove();
+    }
+  });
 });

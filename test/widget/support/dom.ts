@@ -48,10 +48,12 @@ export function deepText(root: Node): string {
   return parts.join(' ').replace(/\s+/g, ' ').trim();
 }
 
-/** The input whose <label> says `label`. */
+/** The input whose <label> says `label` (as a screen reader reads it: what is aria-hidden, such as a brand mark, is not said). */
 export function inputByLabel(root: ParentNode, label: string): HTMLInputElement {
   for (const element of deepQueryAll<HTMLLabelElement>(root, 'label')) {
-    if (element.textContent?.replace(/\s+/g, ' ').trim().startsWith(label)) {
+    const said = element.cloneNode(true) as HTMLLabelElement;
+    for (const hidden of said.querySelectorAll('[aria-hidden="true"]')) hidden.remove();
+    if (said.textContent?.replace(/\s+/g, ' ').trim().startsWith(label)) {
       const input = element.htmlFor ? (element.getRootNode() as ShadowRoot).getElementById(element.htmlFor) : element.querySelector('input');
       if (input instanceof HTMLInputElement) return input;
     }
