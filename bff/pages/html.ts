@@ -48,7 +48,7 @@ export function page(options: { title: string; lang?: string; body: SafeHtml; sc
 ${new SafeHtml(FAVICON_LINK)}
 ${options.script ? html`<script src="/assets/pages.js" defer></script>` : ''}
 </head>
-<body${options.parentOrigin ? html` data-parent-origin="${options.parentOrigin}"` : ''}>
+<body class="hosted"${options.parentOrigin ? html` data-parent-origin="${options.parentOrigin}"` : ''}>
 ${options.body}
 </body>
 </html>

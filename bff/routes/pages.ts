@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { pageTokensCss } from '../../shared/design-tokens.ts';
 import { z } from 'zod';
 import { maximumAmountMinor, toMajorUnits, toMinorUnits } from '../../shared/money.ts';
 import { createOrderPlainSchema, type CreateOrderPlain } from '../../shared/orders.ts';
@@ -16,7 +17,8 @@ import type { Order } from '../domain/order.ts';
 import type { StoredLink } from '../repositories/links.ts';
 import { acceptHtmlForms } from './html-forms.ts';
 
-const pagesCss = readFileSync(fileURLToPath(new URL('../pages/pages.css', import.meta.url)), 'utf8');
+// The design tokens' variables first (shared/design-tokens.ts, the widget's own), then the pages' rules that use them.
+const pagesCss = `${pageTokensCss()}\n${readFileSync(fileURLToPath(new URL('../pages/pages.css', import.meta.url)), 'utf8')}`;
 const pagesJs = readFileSync(fileURLToPath(new URL('../pages/pages.js', import.meta.url)), 'utf8');
 const favicon = readFileSync(fileURLToPath(new URL('../pages/favicon.svg', import.meta.url)), 'utf8');
 
