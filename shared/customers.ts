@@ -10,7 +10,7 @@ export const customerSessionRequestSchema = z
   .object({
     customerReference: requiredText(64).describe("Your own id for this customer (an account number, a user id): never an e-mail address a stranger could type."),
   })
-  .meta({ id: 'CustomerSessionRequest' });
+  .meta({ id: 'CustomerSessionRequest', example: { customerReference: 'user-1042' } });
 export type CustomerSessionRequest = z.infer<typeof customerSessionRequestSchema>;
 
 export const customerSessionResponseSchema = successEnvelope(

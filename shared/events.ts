@@ -32,7 +32,7 @@ export const trackEventPlainSchema = z
       }
     }
   })
-  .meta({ id: 'TrackEventPlain' });
+  .meta({ id: 'TrackEventPlain', example: { eventname: 'opened', orderreference: 'ORDER-1042' } });
 export type TrackEventPlain = z.infer<typeof trackEventPlainSchema>;
 
 export const trackEventResponseSchema = z

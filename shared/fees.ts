@@ -14,7 +14,7 @@ export const feePlainSchema = z
       "optional: quote from the order's own fee rules, exactly what paying it will charge",
     ),
   })
-  .meta({ id: 'FeeQueryPlain' });
+  .meta({ id: 'FeeQueryPlain', example: { amount: 12500, currency: 'NGN', paymentoption: 'C', reference: 'ORDER-1042' } });
 export type FeePlain = z.infer<typeof feePlainSchema>;
 
 export const feeQuoteSchema = z.object({

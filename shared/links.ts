@@ -16,23 +16,36 @@ export type AuthOption = (typeof AUTH_OPTIONS)[number];
 
 const upper = (value: unknown) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
 
+/** A whole link request a client could send as it is: the example `/docs` offers in "Try it out". */
+export const LINK_REQUEST_EXAMPLE = {
+  Name: 'Spring sale',
+  Description: 'Two tickets to the spring concert.',
+  PaymentType: 'SC',
+  Currency: 'NGN',
+  AuthOption: 'AUTH',
+  Amount: '5800.50',
+  Website: 'https://shop.example/thanks',
+  Limit: 1,
+};
+
 export const createLinkRequestSchema = z
   .object({
-    Name: requiredFreeText(200),
-    Description: requiredFreeText(2000, { multiline: true }),
-    PaymentType: z.preprocess(upper, z.enum(['SC', 'MC', 'SUB'])),
-    Currency: currencyCode,
-    AuthOption: z.preprocess(upper, z.enum(AUTH_OPTIONS)),
-    Amount: z.preprocess(blankToUndefined, positiveAmount.optional()),
-    Mobile: optionalText(20),
-    BackgroundImage: z.preprocess(blankToUndefined, httpUrl.optional()),
-    Website: z.preprocess(blankToUndefined, httpUrl.optional()),
-    Limit: z.preprocess(
-      blankToUndefined,
-      wholeNumber.pipe(z.number().min(1, { message: 'must be at least 1' }).max(1_000_000)).optional(),
-    ),
+    Name: requiredFreeText(200).meta({ description: 'What the customer pays for, shown as the page title.', example: 'Spring sale' }),
+    Description: requiredFreeText(2000, { multiline: true }).meta({ description: 'Shown under the name on the payment page.', example: 'Two tickets to the spring concert.' }),
+    PaymentType: z.preprocess(upper, z.enum(['SC', 'MC', 'SUB'])).meta({ description: 'SC: one payment; MC: many payments; SUB: subscription payments.', example: 'SC' }),
+    Currency: currencyCode.meta({ description: 'ISO 4217 code.', example: 'NGN' }),
+    AuthOption: z.preprocess(upper, z.enum(AUTH_OPTIONS)).meta({ description: 'AUTH: 3-D Secure for cards; NOAUTH: none.', example: 'AUTH' }),
+    Amount: z
+      .preprocess(blankToUndefined, positiveAmount.optional())
+      .meta({ description: 'In major units (5800.50 is NGN 5,800.50, not kobo). Absent or empty: the customer types the amount.', example: '5800.50' }),
+    Mobile: optionalText(20).meta({ description: "The merchant's contact number shown on the page.", example: '+234 801 234 5678' }),
+    BackgroundImage: z.preprocess(blankToUndefined, httpUrl.optional()).meta({ description: 'An http(s) image shown at the top of the page.', example: 'https://shop.example/spring.jpg' }),
+    Website: z.preprocess(blankToUndefined, httpUrl.optional()).meta({ description: 'Where the customer goes after paying, with reference and status.', example: 'https://shop.example/thanks' }),
+    Limit: z
+      .preprocess(blankToUndefined, wholeNumber.pipe(z.number().min(1, { message: 'must be at least 1' }).max(1_000_000)).optional())
+      .meta({ description: 'How many payments the link takes (a single-charge link takes one).', example: 1 }),
   })
-  .meta({ id: 'CreatePaymentLinkRequest' });
+  .meta({ id: 'CreatePaymentLinkRequest', example: LINK_REQUEST_EXAMPLE });
 export type CreateLinkRequest = z.infer<typeof createLinkRequestSchema>;
 
 export const subsidiarySchema = z
@@ -85,7 +98,10 @@ export type CreateLinkResponse = z.infer<typeof createLinkResponseSchema>;
  * Edit changes only the members it is given: an absent, `null` or blank member keeps the link's value (the Java SDK
  * sends every member it was not told about as `null`). Reference, URL, currency and payments stay.
  */
-export const editLinkRequestSchema = partialUpdate(createLinkRequestSchema.omit({ Currency: true }).shape).meta({ id: 'EditPaymentLinkRequest' });
+export const editLinkRequestSchema = partialUpdate(createLinkRequestSchema.omit({ Currency: true }).shape).meta({
+  id: 'EditPaymentLinkRequest',
+  example: { Name: 'Spring sale (last days)', Amount: '4500' },
+});
 export type EditLinkRequest = z.infer<typeof editLinkRequestSchema>;
 
 export const linkIdParamsSchema = z.object({ id: positiveId });

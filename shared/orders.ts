@@ -54,7 +54,15 @@ export const createOrderPlainSchema = z
       .optional(),
     paymentMeta: metadataSchema.optional(),
   })
-  .meta({ id: 'CreateOrderPlain', description: 'The plain payload of create order, sent encrypted in `data`.' });
+  .meta({
+    id: 'CreateOrderPlain',
+    description: 'The plain payload of create order, sent encrypted in `data`.',
+    example: {
+      customer: { firstname: 'Ada', lastname: 'Obi', mobile: '+2348012345678', country: 'NG', email: 'ada@example.com' },
+      order: { amount: 12500, reference: 'ORDER-1042', description: 'Two books', currency: 'NGN', items: [{ name: 'Things Fall Apart', amount: 12500 }] },
+      payment: { RedirectUrl: 'https://shop.example/return' },
+    },
+  });
 export type CreateOrderPlain = z.infer<typeof createOrderPlainSchema>;
 
 export const orderSchema = z.object({
@@ -129,4 +137,4 @@ export type CreateOrderResponse = z.infer<typeof createOrderResponseSchema>;
 /** Plain `{"reference"}`: order status, and verify (which is sent in the clear with the secret key). */
 export const referencePlainSchema = z
   .object({ reference: aliased(requiredText(64), 'orderReference', 'orderreference') })
-  .meta({ id: 'OrderReference' });
+  .meta({ id: 'OrderReference', example: { reference: 'ORDER-1042' } });

@@ -60,7 +60,11 @@ export const payOrderPlainSchema = z
     cardToken: aliased(optionalText(64), 'cardtoken', 'savedCardToken', 'token'),
     BankTransfer: aliased(z.object({ bankcode: aliased(optionalText(20), 'bankCode') }).optional(), 'bankTransfer'),
   })
-  .meta({ id: 'PayOrderPlain', description: 'The plain payload of initiate payment, sent encrypted in `data`.' });
+  .meta({
+    id: 'PayOrderPlain',
+    description: 'The plain payload of initiate payment, sent encrypted in `data`.',
+    example: { reference: 'ORDER-1042', paymentoption: 'C', country: 'NG', card: { cardnumber: '4242424242424242', expirymonth: '12', expiryyear: '39', cvv: '123' } },
+  });
 export type PayOrderPlain = z.infer<typeof payOrderPlainSchema>;
 
 export const orderPaymentSchema = z.object({

@@ -18,7 +18,7 @@ export const verifyRequestSchema = z
   .superRefine((body, context) => {
     if (body.reference === undefined && body.data === undefined) context.addIssue({ code: 'custom', path: ['reference'], message: 'is required' });
   })
-  .meta({ id: 'VerifyOrderRequest' });
+  .meta({ id: 'VerifyOrderRequest', example: { reference: 'ORDER-1042' } });
 
 const int = () => z.number().int();
 

@@ -69,7 +69,7 @@ export const createWebhookEndpointRequestSchema = z
       { message: 'must not carry credentials or a fragment (deliveries are authenticated by their signature)' },
     ),
   })
-  .meta({ id: 'CreateWebhookEndpointRequest' });
+  .meta({ id: 'CreateWebhookEndpointRequest', example: { url: 'https://shop.example/webhooks/checkout' } });
 export type CreateWebhookEndpointRequest = z.infer<typeof createWebhookEndpointRequestSchema>;
 
 export const webhookEndpointIdSchema = z.string().regex(/^we_[A-Za-z0-9_-]{22}$/, { message: 'must be a webhook endpoint id (we_...)' });

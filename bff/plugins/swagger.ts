@@ -40,6 +40,12 @@ const IDEMPOTENCY_KEY_HEADER = {
     'with the header `Idempotent-Replayed: true`; with another request IDEM422; while the first still runs CON409.',
 };
 
+/** How to try an encrypted endpoint from the documentation page, added to each one's description. */
+const TRY_ENCRYPTED =
+  '**Trying it out here**: the body is `{"data": "<ciphertext>"}`, not the plain JSON. With a test key, send the plain ' +
+  'JSON (the schema named above; its example is filled in) to `POST /checkout/sandbox/encrypt`, then send the `data` object ' +
+  'of its answer here with the same key.';
+
 /** Routes that answer HTML or redirects, which the zod response schemas cannot describe. */
 const PAGE_RESPONSES: Record<string, Record<string, unknown>> = {
   'GET /checkout/3ds/:paymentReference': {
@@ -89,6 +95,7 @@ function documentResponses(input: TransformInput): Transformed {
     headers.properties['Idempotency-Key'] = IDEMPOTENCY_KEY_HEADER;
     schema.headers = headers;
   }
+  if (encrypted) schema.description = `${String(schema.description ?? '')}\n\n${TRY_ENCRYPTED}`;
   schema.response = {
     ...PAGE_RESPONSES[`${method} ${input.route.url}`],
     ...(schema.response as Record<string, unknown> | undefined),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema } from '../../shared/envelope.ts';
-import { simulateTransferRequestSchema, simulateTransferResponseSchema } from '../../shared/sandbox.ts';
+import { CompactEncrypt, importJWK } from 'jose';
+import { sandboxEncryptRequestSchema, sandboxEncryptResponseSchema, simulateTransferRequestSchema, simulateTransferResponseSchema } from '../../shared/sandbox.ts';
 import { forbidden } from '../errors.ts';
 import { callerOf } from '../plugins/auth.ts';
 import { presentTransferArrival } from '../presenters/payments.ts';
@@ -26,6 +27,35 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const { order, payment } = await app.payments.receiveTransfer(caller, request.body.accountNumber, request.body.amount);
       const result = presentTransferArrival(order, payment);
       return { status: 'success' as const, statusCode: '00', message: result.message, data: result };
+    },
+  );
+
+  app.post(
+    '/checkout/sandbox/encrypt',
+    {
+      config: { auth: 'any' },
+      schema: {
+        summary: 'Encrypt a plain payload for the encrypted endpoints (test mode only)',
+        description:
+          'For trying the encrypted endpoints from this page: send the plain JSON an endpoint takes (its schema is named in ' +
+          "the endpoint's description), copy `data` from the answer, and send that as the endpoint's body with the same key. " +
+          "The answer is a JWE (ECDH-ES+A256KW, A256GCM) for this merchant's published key, as the widget makes it; " +
+          'the payload is neither stored nor logged. Real clients encrypt themselves (GET /checkout/keys).',
+        tags: ['Sandbox'],
+        security: [{ apiKey: [] }],
+        body: sandboxEncryptRequestSchema,
+        response: { 200: sandboxEncryptResponseSchema, 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      if (caller.mode !== 'test') throw forbidden('The encryption helper exists in test mode only.');
+      const jwk = (await app.payloadKeys.publicJwks(caller.merchant.id, caller.mode)).find((key) => key.alg === 'ECDH-ES+A256KW');
+      if (!jwk) throw forbidden('This merchant has no encryption key for test mode.');
+      const data = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(request.body)))
+        .setProtectedHeader({ alg: jwk.alg, enc: 'A256GCM', kid: jwk.kid })
+        .encrypt(await importJWK(jwk, jwk.alg));
+      return { status: 'success' as const, statusCode: '00', message: 'Encrypted for this merchant', data: { data } };
     },
   );
 };

@@ -1,5 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { useTestApp } from '../support/app.ts';
+import { customerSessionRequestSchema } from '../../shared/customers.ts';
+import { trackEventPlainSchema } from '../../shared/events.ts';
+import { feePlainSchema } from '../../shared/fees.ts';
+import { createLinkRequestSchema, editLinkRequestSchema } from '../../shared/links.ts';
+import { createOrderPlainSchema, referencePlainSchema } from '../../shared/orders.ts';
+import { payOrderPlainSchema } from '../../shared/payments.ts';
+import { simulateTransferRequestSchema } from '../../shared/sandbox.ts';
+import { verifyRequestSchema } from '../../shared/verify.ts';
+import { createWebhookEndpointRequestSchema } from '../../shared/webhooks.ts';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema?: unknown }> }> };
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Record<string, unknown>> } };
@@ -65,5 +75,70 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(responses)).toEqual(expect.arrayContaining(['303', '404']));
     expect(Object.keys(responses)).not.toContain('422');
     expect(Object.keys(responses['404']!.content!)).toEqual(['text/html']);
+  });
+
+  describe('"Try it out"', () => {
+    const requests: Record<string, z.ZodType> = {
+      CreatePaymentLinkRequest: createLinkRequestSchema,
+      EditPaymentLinkRequest: editLinkRequestSchema,
+      CreateOrderPlain: createOrderPlainSchema,
+      PayOrderPlain: payOrderPlainSchema,
+      FeeQueryPlain: feePlainSchema,
+      OrderReference: referencePlainSchema,
+      TrackEventPlain: trackEventPlainSchema,
+      VerifyOrderRequest: verifyRequestSchema,
+      SimulateTransferRequest: simulateTransferRequestSchema,
+      CustomerSessionRequest: customerSessionRequestSchema,
+      CreateWebhookEndpointRequest: createWebhookEndpointRequestSchema,
+    };
+
+    it('fills every request body with a realistic example the API accepts, not text made up from the field patterns', () => {
+      for (const [name, schema] of Object.entries(requests)) {
+        const example = document.components.schemas[name]!.example;
+        expect(example, name).toBeDefined();
+        const parsed = schema.safeParse(example);
+        expect(parsed.success, `${name}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+      }
+      const link = document.components.schemas.CreatePaymentLinkRequest!.properties as Record<string, { description?: string; example?: unknown }>;
+      for (const [field, property] of Object.entries(link)) {
+        expect(property.description, field).toBeTruthy();
+        expect(property.example, field).toBeDefined();
+      }
+      expect(link.Name!.example).toBe('Spring sale');
+    });
+
+    it('explains on every encrypted endpoint how to try it, and the helper it names encrypts the plain example into a body the endpoint takes', async () => {
+      type Described = Operation & { description?: string };
+      for (const path of ['/checkout/order/create', '/checkout/order/pay', '/checkout/order/fee', '/checkout/order/status', '/checkout/order/event/track']) {
+        expect((document.paths[path]!.post! as Described).description, path).toContain('POST /checkout/sandbox/encrypt');
+      }
+      const keys = await context.app.merchants.create({ name: 'Docs Shop', country: 'NG', supportEmail: 'docs@shop.test', allowedOrigins: [] });
+      const encrypted = await context.app.inject({
+        method: 'POST',
+        url: '/checkout/sandbox/encrypt',
+        headers: { 'api-key': keys.publishableKey },
+        payload: document.components.schemas.CreateOrderPlain!.example as object,
+      });
+      expect(encrypted.statusCode).toBe(200);
+      const body = encrypted.json().data as { data: string };
+      expect(body.data.split('.')).toHaveLength(5);
+      const created = await context.app.inject({ method: 'POST', url: '/checkout/order/create', headers: { 'api-key': keys.publishableKey }, payload: body });
+      expect(created.json()).toMatchObject({ statusCode: '01', data: { order: { reference: expect.stringContaining('ORDER-1042') } } });
+
+      const link = await context.app.inject({
+        method: 'POST',
+        url: '/checkout/links/create',
+        headers: { 'api-key': keys.secretKey },
+        payload: document.components.schemas.CreatePaymentLinkRequest!.example as object,
+      });
+      expect(link.json()).toMatchObject({ statusCode: '00', data: { paymentLink: { name: 'Spring sale', amount: 5800.5 } } });
+    });
+
+    it('offers the encryption helper in test mode only', async () => {
+      const keys = await context.app.merchants.create({ name: 'Live Shop', country: 'NG', supportEmail: 'live@shop.test', allowedOrigins: [] }, 'live');
+      const refused = await context.app.inject({ method: 'POST', url: '/checkout/sandbox/encrypt', headers: { 'api-key': keys.publishableKey }, payload: { reference: 'X' } });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ status: 'failed', statusCode: 'AUTH403', message: 'The encryption helper exists in test mode only.' });
+    });
   });
 });
