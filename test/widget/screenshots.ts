@@ -7,10 +7,15 @@ import { calculateJwkThumbprint, compactDecrypt, exportJWK, generateKeyPair } fr
 import { chromium, type Page, type Route } from 'playwright-core';
 import { build } from 'vite';
 import { formatTimestamp } from '../../shared/timestamps.ts';
+import { authenticationPage } from '../../bff/pages/authentication.ts';
+import { pageTokensCss } from '../../shared/design-tokens.ts';
+import { ENGLISH, localeFrom } from '../../bff/pages/i18n.ts';
 import {
   authenticateAnswer,
   createOrderAnswer,
   declinedAnswer,
+  orderData,
+  paidStatus,
   feeAnswer,
   feeQuote,
   paidAnswer,
@@ -47,6 +52,9 @@ export const STATES = [
   'authenticating',
   'transfer',
   'transfer-short',
+  'transfer-confirmed',
+  'authentication-grown',
+  'branded',
   'success',
   'failure',
   'expired',
@@ -62,12 +70,47 @@ const nextYear = String((new Date().getFullYear() + 3) % 100).padStart(2, '0');
 /** The backend's page policy (bff/security/csp.ts): no inline script or style, no eval. */
 const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; object-src 'none'; base-uri 'none'";
 
+/** The branded scene's merchant logo. */
+const LOGO =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 44 44"><rect width="44" height="44" rx="8" fill="#0a7c59"/><path d="M12 31V13h5v7l7-7h6l-8 8 9 10h-6l-6-7-2 2v5z" fill="#fff"/></svg>';
+
 const CONTENT_TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** The sandbox bank's 3-D Secure page after a wrong code, as the backend renders it inside a merchant's checkout frame. */
+function bankPage(url: URL): string {
+  const locale = url.searchParams.get('lang') === 'fr' ? localeFrom('fr') : ENGLISH;
+  return authenticationPage({
+    merchantName: 'Kola Books',
+    amountMinor: 1_278_750,
+    currency: 'NGN',
+    instrument: 'Visa •••• 4242',
+    oneTimeCode: '123456',
+    action: url.pathname,
+    error: locale.t.authentication.wrongCode(2),
+    locale,
+    parentOrigin: url.searchParams.get('parent') ?? undefined,
+  });
+}
+
+/** A merchant's page at 320 px with an inline checkout whose frame shows the bank's page (see `bankPage`). */
+const MERCHANT_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Kola Books</title><link rel="stylesheet" href="/merchant.css"><script src="/widget/embed.js"></script></head>
+<body><h1>Kola Books</h1><checkout-widget api-key="pk_test_demo" reference="ORD-1001" amount="12500"></checkout-widget></body></html>`;
+const MERCHANT_CSS = 'body { margin: 0; padding: 0.75rem; font-family: system-ui, sans-serif; background: #fafaf9; } h1 { font-size: 1.25rem; }';
 
 function serve(): Promise<Server> {
   const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const page = (type: string, body: string) =>
+      response.writeHead(200, { 'content-type': type, 'content-security-policy': CONTENT_SECURITY_POLICY }).end(body);
+    if (url.pathname.startsWith('/checkout/3ds/')) return page('text/html', bankPage(url));
+    if (url.pathname === '/assets/pages.css') return page('text/css', `${pageTokensCss()}\n${readFileSync(join(ROOT, 'bff/pages/pages.css'), 'utf8')}`);
+    if (url.pathname === '/assets/pages.js') return page('text/javascript', readFileSync(join(ROOT, 'bff/pages/pages.js'), 'utf8'));
+    // The merchant's own page has no policy of ours (it frames the checkout's other origin).
+    if (url.pathname === '/merchant.html') return void response.writeHead(200, { 'content-type': 'text/html' }).end(MERCHANT_PAGE);
+    if (url.pathname === '/merchant.css') return page('text/css', MERCHANT_CSS);
     // Built assets are addressed under the build's base, /widget/, as the backend serves them.
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname.replace(/^\/widget\//, '/');
+    const path = url.pathname.replace(/^\/widget\//, '/');
     // axe-core, served from this origin so that the accessibility check runs under the same CSP.
     const file = path === '/axe.min.js' ? AXE : normalize(join(DIST, path === '/' ? 'checkout.html' : path));
     if (!file.startsWith(DIST) && file !== AXE) return void response.writeHead(403).end();
@@ -102,6 +145,13 @@ async function main(): Promise<void> {
     if (path === '/checkout/keys') {
       return route.fulfill({ json: { status: 'success', statusCode: '00', message: 'Operation successful', data: { keys: [key] } } });
     }
+    if (path.startsWith('/checkout/3ds/')) return route.continue();
+    if (path === '/checkout/embed/sessions') {
+      // The frame the embed opens: the bank's page on the other loopback name, as after a wrong code.
+      const frameOrigin = origin.replace('127.0.0.1', 'localhost');
+      const frameUrl = `${frameOrigin}/checkout/3ds/PAY-1?parent=${encodeURIComponent(origin)}&lang=${plan['lang'] ? 'fr' : 'en'}`;
+      return route.fulfill({ json: { status: 'success', statusCode: '00', message: 'Embedding session opened', data: { frameUrl, frameOrigin, parentOrigin: origin, expiresAt: '2099-01-01T00:00:00.000' } } });
+    }
     const { data } = route.request().postDataJSON() as { data: string };
     const plain = JSON.parse(new TextDecoder().decode((await compactDecrypt(data, privateKey)).plaintext)) as Record<string, unknown>;
     const step = plan[path];
@@ -112,7 +162,7 @@ async function main(): Promise<void> {
     return route.fulfill({ status: answer.status ?? 200, json: answer.body });
   }
 
-  async function open(variant: Variant, plan: Plan): Promise<Page> {
+  async function open(variant: Variant, plan: Plan, extra: Record<string, unknown> = {}, path = '/checkout.html'): Promise<Page> {
     const settings = VARIANTS[variant];
     const context = await browser.newContext({
       viewport: { width: settings.width, height: 760 },
@@ -144,6 +194,7 @@ async function main(): Promise<void> {
         { name: 'Things Fall Apart', amount: 8000 },
         { name: 'Gift wrapping', amount: 4500 },
       ],
+      ...extra,
     };
     await page.route(
       (url) => url.pathname === '/checkout.html',
@@ -156,7 +207,9 @@ async function main(): Promise<void> {
     await page.route((url) => url.pathname.startsWith('/checkout/'), (route) => answerApi(route, plan));
     const fees = (plain: Record<string, unknown>): Answer => ({ body: feeAnswer(feeQuote(String(plain['paymentoption']))) });
     plan['/checkout/order/fee'] ??= fees;
-    await page.goto(`${origin}/checkout.html`);
+    // A merchant's logo on its own address (https), answered here: nothing leaves the machine.
+    await page.route('https://cdn.kola.test/**', (route) => route.fulfill({ contentType: 'image/svg+xml', body: LOGO }));
+    await page.goto(`${origin}${path}`);
     return page;
   }
 
@@ -218,8 +271,8 @@ async function main(): Promise<void> {
       await page.getByLabel(label(variant, 'Expiry date', 'Date d’expiration')).pressSequentially('0120');
       await page.getByRole('button', { name: /Pay|Payer/ }).click();
       // The submit shows every field's mistake, the security code and the name included.
-      await page.getByText(label(variant, 'Enter the 3-digit security code.', 'Saisissez le code de sécurité à 3 chiffres.')).waitFor();
-      await page.getByText(label(variant, 'Enter the name as it is printed on the card.', 'Saisissez le nom tel qu’il figure sur la carte.')).waitFor();
+      await page.getByText(label(variant, 'Enter the 3-digit code.', 'Saisissez les 3 chiffres.')).waitFor();
+      await page.getByText(label(variant, 'Enter the name on the card.', 'Saisissez le nom sur la carte.')).waitFor();
       return page;
     },
     authenticating: async (variant) => {
@@ -245,6 +298,38 @@ async function main(): Promise<void> {
       await openTransfer(page, variant);
       await page.getByRole('button', { name: label(variant, 'I have sent the money', 'J’ai envoyé l’argent') }).click();
       await page.getByText(label(variant, 'Send the remaining', 'Envoyez les')).waitFor();
+      return page;
+    },
+    // Money arrives while the account is shown: the checkout notices by itself, nobody pressed "I have sent the money".
+    'transfer-confirmed': async (variant) => {
+      const page = await open(variant, {
+        '/checkout/order/create': [{ body: createOrderAnswer() }],
+        '/checkout/order/pay': [{ body: transferAnswer() }],
+        '/checkout/order/status': [{ body: paidStatus({ total_charged_amount: 12500, fee: 50, subsidiary_fee: 50, customer_fee: 0, payment_type: 'Bank Transfer' }) }],
+      });
+      await openTransfer(page, variant);
+      await page.getByText(label(variant, 'Payment successful', 'Paiement réussi')).waitFor({ timeout: 15_000 });
+      return page;
+    },
+    // The bank's page after a wrong code inside a merchant's inline checkout at 320 px: the frame grows with it.
+    'authentication-grown': async (variant) => {
+      const page = await open(variant, variant === 'fr' ? { lang: [] } : {}, {}, '/merchant.html');
+      await page.setViewportSize({ width: 320, height: 760 });
+      const frame = page.frameLocator('checkout-widget iframe');
+      await frame.getByRole('button', { name: label(variant, 'Fail authentication', "Faire échouer l'authentification") }).waitFor();
+      await page.waitForFunction(() => {
+        const iframe = document.querySelector('checkout-widget')!.shadowRoot!.querySelector('iframe')!;
+        return iframe.getBoundingClientRect().height > 400;
+      });
+      return page;
+    },
+    // A merchant's branding: brand colour, radius, font and compact density from its attributes, its logo from its record.
+    branded: async (variant) => {
+      const order = orderData({ subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: null, logo: 'https://cdn.kola.test/logo.svg' } });
+      const page = await open(variant, { '/checkout/order/create': [{ body: createOrderAnswer(order) }] }, { 'brand-color': '#0a7c59', radius: '6', font: 'serif', density: 'compact' });
+      await choose(page, variant, 'card');
+      await page.getByRole('button', { name: label(variant, 'Continue with card', 'Continuer avec la carte') }).click();
+      await page.getByLabel(label(variant, 'Card number', 'Numéro de carte')).pressSequentially('5123450000784608');
       return page;
     },
     success: async (variant) => {

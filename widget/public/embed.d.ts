@@ -122,6 +122,18 @@ declare class CheckoutWidgetElement extends HTMLElement {
 	/** `light` (default), `dark` or `auto`. Reflects `theme`. */
 	get theme(): CheckoutTheme;
 	set theme(value: CheckoutTheme);
+	/** Your brand colour (`#rrggbb` or `#rgb`); other values are ignored. Reflects `brand-color`. */
+	get brandColor(): string;
+	set brandColor(value: string);
+	/** Corner radius in pixels, 0 to 24. Reflects `radius`. */
+	get radius(): number | undefined;
+	set radius(value: number | undefined);
+	/** A font stack from the list (`system`, `humanist`, `geometric`, `rounded`, `serif`). Reflects `font`. */
+	get font(): CheckoutFont | "";
+	set font(value: CheckoutFont | "");
+	/** `comfortable` (default) or `compact`. Reflects `density`. */
+	get density(): CheckoutDensity;
+	set density(value: CheckoutDensity);
 	connectedCallback(): void;
 	disconnectedCallback(): void;
 	attributeChangedCallback(name: string, previous: string | null, value: string | null): void;
@@ -138,6 +150,9 @@ declare class PaymentCheckout {
 export type CheckoutMode = "inline" | "modal";
 /** `light` by default, whatever the customer's system prefers; `auto` follows it. */
 export type CheckoutTheme = "light" | "dark" | "auto";
+/** Font stacks of fonts already on the customer's device; nothing is downloaded. */
+export type CheckoutFont = "system" | "humanist" | "geometric" | "rounded" | "serif";
+export type CheckoutDensity = "comfortable" | "compact";
 /** What `Checkout.open` takes: the order, the customer, and callbacks. */
 export interface CheckoutOptions {
 	/** Publishable key (`pk_test_…` or `pk_live_…`). */
@@ -162,6 +177,13 @@ export interface CheckoutOptions {
 	/** `en`, `fr`, …; the customer's browser language by default. */
 	locale?: string;
 	theme?: CheckoutTheme;
+	/** Your brand colour, `#rrggbb` or `#rgb`: main buttons, links, selection and focus. Other values are ignored. */
+	brandColor?: string;
+	/** Corner radius in pixels, 0 to 24. */
+	radius?: number;
+	font?: CheckoutFont;
+	/** `compact`: 40 px inputs and buttons (44 px by default), less space between blocks. */
+	density?: CheckoutDensity;
 	/** The checkout's address; by default the origin `embed.js` was loaded from. */
 	apiBase?: string;
 	/** The `clientToken.token` your server got when it created the order with the secret key: pays that order. */
