@@ -3,11 +3,12 @@
  * (`widget/styles/shared.styles.ts`) and the hosted pages' stylesheet (`bff/pages/pages.css`, given these as
  * `--ck-*` variables by `pageTokensCss`) are both built from them. Zod-free: the widget imports it at run time.
  *
- * It also reads the merchant's branding (`<checkout-widget brand-color radius font density>`, the same options of
- * `Checkout.open`), which crosses into the checkout frame as text: `readBrandTokens` keeps only values of a closed
- * shape (a hex colour, a number of pixels in range, a font name from the list, a density name), and
- * `brandProperties` turns them into custom-property values built here, never the merchant's text.
+ * The merchant's branding is read by `readBrandTokens` (brand-tokens.ts, small enough for the embed script) and
+ * turned here by `brandProperties` into custom-property values built from it, never the merchant's text.
  */
+import { type BrandTokens, type FontName } from './brand-tokens.ts';
+
+export { readBrandTokens, type BrandTokens } from './brand-tokens.ts';
 
 /** [light, dark] pairs. Text colours keep 4.5:1 on `background`, `surface` and `page` in their scheme. */
 export const PALETTE = {
@@ -33,62 +34,15 @@ export const RADIUS_PX = 12;
 export const MAX_WIDTH = '30rem';
 
 /** Font stacks a merchant may choose by name: fonts installed on the customer's device only, nothing downloaded. */
-export const FONT_STACKS = {
+export const FONT_STACKS: Record<FontName, string> = {
   system: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
-  humanist: "Seravek, 'Gill Sans Nova', Ubuntu, Calibri, 'DejaVu Sans', source-sans-pro, sans-serif",
-  geometric: "Avenir, Montserrat, Corbel, 'URW Gothic', source-sans-pro, sans-serif",
-  rounded: "ui-rounded, 'Hiragino Maru Gothic ProN', Quicksand, Comfortaa, Manjari, 'Arial Rounded MT', Calibri, source-sans-pro, sans-serif",
-  serif: "Charter, 'Bitstream Charter', 'Sitka Text', Cambria, Georgia, serif",
-} as const;
-export type FontName = keyof typeof FONT_STACKS;
-export const FONT_NAMES = Object.keys(FONT_STACKS) as FontName[];
-
-export const DENSITIES = ['comfortable', 'compact'] as const;
-export type Density = (typeof DENSITIES)[number];
-
-export const MAX_RADIUS_PX = 24;
+  humanist: 'Seravek, Ubuntu, Calibri, sans-serif',
+  geometric: 'Avenir, Montserrat, Corbel, sans-serif',
+  rounded: 'ui-rounded, Quicksand, Comfortaa, sans-serif',
+  serif: 'Charter, Cambria, Georgia, serif',
+};
 
 export const lightDark = ([light, dark]: readonly [string, string]): string => `light-dark(${light}, ${dark})`;
-
-/** The merchant's branding once read: every member is absent or valid. */
-export interface BrandTokens {
-  /** `#rrggbb`, lower case. */
-  brandColor?: string;
-  /** Corner radius in CSS pixels, 0 to 24. */
-  radius?: number;
-  font?: FontName;
-  density?: Density;
-}
-
-/** `#rgb` or `#rrggbb` (any case) as `#rrggbb`; anything else (names, `rgb()`, `url()`, `;`) is not a colour here. */
-export function readHexColor(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const match = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(value.trim());
-  if (!match) return undefined;
-  const hex = match[1]!.toLowerCase();
-  return `#${hex.length === 3 ? [...hex].map((digit) => digit + digit).join('') : hex}`;
-}
-
-/** A number of pixels (`8`, `8px`, `8.5`), 0 to 24; anything else is ignored. */
-export function readRadius(value: unknown): number | undefined {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-  const match = /^(\d{1,2}(?:\.\d{1,2})?)(px)?$/.exec(text);
-  if (!match) return undefined;
-  const radius = Number(match[1]);
-  return radius <= MAX_RADIUS_PX ? radius : undefined;
-}
-
-/** Reads the branding a merchant gave (attributes, options or the frame's settings), keeping only valid values. */
-export function readBrandTokens(raw: { brandColor?: unknown; radius?: unknown; font?: unknown; density?: unknown }): BrandTokens {
-  const tokens: BrandTokens = {};
-  const brandColor = readHexColor(raw.brandColor);
-  if (brandColor) tokens.brandColor = brandColor;
-  const radius = readRadius(raw.radius);
-  if (radius !== undefined) tokens.radius = radius;
-  if (typeof raw.font === 'string' && (FONT_NAMES as string[]).includes(raw.font)) tokens.font = raw.font as FontName;
-  if (typeof raw.density === 'string' && (DENSITIES as readonly string[]).includes(raw.density)) tokens.density = raw.density as Density;
-  return tokens;
-}
 
 type Rgb = [number, number, number];
 const toRgb = (hex: string): Rgb => [1, 3, 5].map((start) => parseInt(hex.slice(start, start + 2), 16)) as Rgb;

@@ -67,7 +67,7 @@ test('the build describes <checkout-widget> in a Custom Elements Manifest: attri
   const names = (list: Described[]) => list.map((each) => each.name).sort();
   assert.deepEqual(
     names(element.attributes),
-    ['amount', 'api-base', 'api-key', 'client-token', 'country', 'currency', 'customer-session', 'description', 'email', 'first-name', 'items', 'last-name', 'locale', 'mobile', 'mode', 'reference', 'theme'],
+    ['amount', 'api-base', 'api-key', 'brand-color', 'client-token', 'country', 'currency', 'customer-session', 'density', 'description', 'email', 'first-name', 'font', 'items', 'last-name', 'locale', 'mobile', 'mode', 'radius', 'reference', 'theme'],
   );
   assert.deepEqual(names(element.events), ['checkout:close', 'checkout:error', 'checkout:pending', 'checkout:ready', 'checkout:success']);
   assert.deepEqual(names(element.cssParts), ['dialog', 'message', 'placeholder']);

@@ -33,10 +33,10 @@ type Known = Exclude<CardBrand, 'unknown'>;
  * shape as customers know them from card terminals, simplified. Decorative: the brand's name is always said in text.
  */
 const MARKS: Record<Known, SVGTemplateResult> = {
-  visa: svg`<rect width="32" height="20" rx="3" fill="#1a1f71"/><text x="16" y="14" text-anchor="middle" font-family="Arial, sans-serif" font-size="9" font-style="italic" font-weight="700" fill="#ffffff">VISA</text>`,
-  mastercard: svg`<rect width="32" height="20" rx="3" fill="#252525"/><circle cx="12.5" cy="10" r="6" fill="#eb001b"/><circle cx="19.5" cy="10" r="6" fill="#f79e1b" fill-opacity="0.9"/>`,
-  verve: svg`<rect width="32" height="20" rx="3" fill="#00425f"/><circle cx="9" cy="10" r="4.5" fill="#ee312a"/><text x="21" y="13" text-anchor="middle" font-family="Arial, sans-serif" font-size="7" font-weight="700" fill="#ffffff">verve</text>`,
-  amex: svg`<rect width="32" height="20" rx="3" fill="#2e77bc"/><text x="16" y="13.5" text-anchor="middle" font-family="Arial, sans-serif" font-size="7.5" font-weight="700" fill="#ffffff">AMEX</text>`,
+  visa: svg`<rect width="32" height="20" rx="3" fill="#1a1f71"/><text x="16" y="14" font-size="9" font-style="italic">VISA</text>`,
+  mastercard: svg`<rect width="32" height="20" rx="3" fill="#252525"/><circle cx="12.5" cy="10" r="6" fill="#eb001b"/><circle cx="19.5" cy="10" r="6" fill="#f79e1b"/>`,
+  verve: svg`<rect width="32" height="20" rx="3" fill="#00425f"/><circle cx="9" cy="10" r="4.5" fill="#ee312a"/><text x="21" y="13" font-size="7">verve</text>`,
+  amex: svg`<rect width="32" height="20" rx="3" fill="#2e77bc"/><text x="16" y="13.5" font-size="7.5">AMEX</text>`,
 };
 
 /** The brand's mark as an inline SVG, or undefined for a brand without one. */

@@ -20,7 +20,7 @@ import { describeError } from '../flow/errors.ts';
 import { outcomeOf } from '../flow/outcome.ts';
 import type { MessageKey } from '../i18n/localizer.ts';
 import { PaymentOutcomeEvent, SavedCardSelectEvent } from '../internal-events.ts';
-import { buttons, fields, spinner, tokens, visuallyHidden } from '../styles/shared.styles.ts';
+import { brandMarks, buttons, fields, spinner, tokens, visuallyHidden } from '../styles/shared.styles.ts';
 import { brandMark, brandName, isAmex, savedCardExpired } from './brand.ts';
 import { cardFormStyles } from './card-form.styles.ts';
 import './saved-cards.ts';
@@ -65,7 +65,7 @@ function afterDigits(formatted: string, count: number): number {
  */
 @customElement('ck-card-form')
 export class CkCardForm extends CheckoutElement {
-  static override styles = [tokens, visuallyHidden, buttons, fields, spinner, cardFormStyles];
+  static override styles = [tokens, visuallyHidden, buttons, fields, spinner, brandMarks, cardFormStyles];
 
   @consume({ context: apiContext, subscribe: true })
   @state()

@@ -3,7 +3,7 @@ import { customElement, property } from 'lit/decorators.js';
 import type { SavedCard } from '../api/wire.ts';
 import { CheckoutElement } from '../base.ts';
 import { SavedCardSelectEvent } from '../internal-events.ts';
-import { choiceGroup, tokens } from '../styles/shared.styles.ts';
+import { brandMarks, choiceGroup, tokens } from '../styles/shared.styles.ts';
 import { brandMark, brandName, savedCardExpired } from './brand.ts';
 import { savedCardsStyles } from './saved-cards.styles.ts';
 
@@ -13,7 +13,7 @@ import { savedCardsStyles } from './saved-cards.styles.ts';
  */
 @customElement('ck-saved-cards')
 export class CkSavedCards extends CheckoutElement {
-  static override styles = [tokens, choiceGroup, savedCardsStyles];
+  static override styles = [tokens, choiceGroup, brandMarks, savedCardsStyles];
 
   @property({ attribute: false }) cards: SavedCard[] = [];
 

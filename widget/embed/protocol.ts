@@ -1,4 +1,4 @@
-import { readBrandTokens } from '../../shared/design-tokens.ts';
+import { readBrandTokens } from '../../shared/brand-tokens.ts';
 import type { CheckoutStatus } from '../events.ts';
 
 /**

@@ -47,6 +47,16 @@ export const tokens = css`
   }
 `;
 
+/** Card brand marks (components/brand.ts): their lettering. */
+export const brandMarks = css`
+  .brand-mark text {
+    font-family: Arial, sans-serif;
+    font-weight: 700;
+    fill: #fff;
+    text-anchor: middle;
+  }
+`;
+
 export const visuallyHidden = css`
   .visually-hidden {
     position: absolute !important;
