@@ -1,4 +1,5 @@
 import type { ECDH } from 'node:crypto';
+import { CompactEncrypt, importJWK } from 'jose';
 import { isJweKeyAlgorithm, JWE_KEY_ALGORITHMS, type EncryptionJwk } from '../../shared/keys.ts';
 import type { Mode } from './api-keys.ts';
 import { ecdhPrivateKey, toEncryptionJwk } from './jwe.ts';
@@ -60,6 +61,18 @@ export class PayloadKeys {
       if (key) published.push(await this.publicJwk(key));
     }
     return published;
+  }
+
+  /**
+   * `plaintext` as a JWE for the merchant's published ECDH key, as the widget makes one (the sandbox helper that lets
+   * the API documentation try encrypted endpoints); undefined when the merchant has no such key in this mode.
+   */
+  async encryptFor(merchantId: number, mode: Mode, plaintext: string): Promise<string | undefined> {
+    const jwk = (await this.publicJwks(merchantId, mode)).find((key) => key.alg === 'ECDH-ES+A256KW');
+    if (!jwk) return undefined;
+    return new CompactEncrypt(new TextEncoder().encode(plaintext))
+      .setProtectedHeader({ alg: jwk.alg, enc: 'A256GCM', kid: jwk.kid })
+      .encrypt(await importJWK(jwk, jwk.alg));
   }
 
   async publicJwk(key: StoredKey): Promise<EncryptionJwk> {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema } from '../../shared/envelope.ts';
-import { CompactEncrypt, importJWK } from 'jose';
 import { sandboxEncryptRequestSchema, sandboxEncryptResponseSchema, simulateTransferRequestSchema, simulateTransferResponseSchema } from '../../shared/sandbox.ts';
 import { forbidden } from '../errors.ts';
 import { callerOf } from '../plugins/auth.ts';
@@ -50,11 +49,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const caller = callerOf(request);
       if (caller.mode !== 'test') throw forbidden('The encryption helper exists in test mode only.');
-      const jwk = (await app.payloadKeys.publicJwks(caller.merchant.id, caller.mode)).find((key) => key.alg === 'ECDH-ES+A256KW');
-      if (!jwk) throw forbidden('This merchant has no encryption key for test mode.');
-      const data = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(request.body)))
-        .setProtectedHeader({ alg: jwk.alg, enc: 'A256GCM', kid: jwk.kid })
-        .encrypt(await importJWK(jwk, jwk.alg));
+      const data = await app.payloadKeys.encryptFor(caller.merchant.id, caller.mode, JSON.stringify(request.body));
+      if (!data) throw forbidden('This merchant has no encryption key for test mode.');
       return { status: 'success' as const, statusCode: '00', message: 'Encrypted for this merchant', data: { data } };
     },
   );
