@@ -10,7 +10,7 @@ export const fr: Catalog = {
   continue: 'Continuer',
   continueWithCard: 'Continuer avec la carte',
   getAccount: 'Obtenir les coordonnées du compte',
-  changeMethod: 'Changer de moyen de paiement',
+  changeMethod: 'Autre moyen de paiement',
   tryAgain: 'Réessayer',
   done: 'Terminé',
   testMode: 'Mode test',

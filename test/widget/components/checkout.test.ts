@@ -1061,6 +1061,22 @@ describe('ck-checkout', () => {
     }
   });
 
+  it('keeps "Change payment method" and the Test mode badge on one line each at 320 px in French too', async () => {
+    await setViewport({ width: 320, height: 640 });
+    stub.answer('/checkout/order/create', { body: createOrderAnswer() });
+    stub.answer('/checkout/order/pay', { body: transferAnswer() });
+    await mount({ locale: 'fr-FR' });
+    await view('options');
+    inputByLabel(root(), 'Virement bancaire').click();
+    await waitFor(() => text().includes('Total à payer'));
+    buttonByText(root(), 'Obtenir les coordonnées du compte').click();
+    await view('transfer');
+    const oneLine = (element: Element) => element.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(element).lineHeight);
+    expect(oneLine(deepQuery(root(), '.test-mode')!), 'Mode test badge').to.equal(true);
+    expect(oneLine(buttonByText(root(), 'Autre moyen de paiement')), 'Autre moyen de paiement').to.equal(true);
+    expect(deepText(root().querySelector('footer')!)).to.equal('Paiement sécurisé.');
+  });
+
   it("takes the merchant's branding: brand colour on the main button with readable text, radius, font and compact density", async () => {
     stub.answer('/checkout/order/create', { body: createOrderAnswer() });
     await mount({ 'brand-color': '#0A7C59', radius: '4', font: 'serif', density: 'compact' });

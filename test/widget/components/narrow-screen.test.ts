@@ -17,7 +17,7 @@ const TRANSFER_FEE = 6172.84;
 
 const LOCALES = [
   { locale: 'en', words: { card: 'Card', transfer: 'Bank transfer', total: 'Total to pay', continue: 'Continue with card', change: 'Change payment method', account: 'Get account details', sent: 'I have sent the money', paid: 'Payment successful' }, money: 'NGN 1,234,567.89' },
-  { locale: 'fr-FR', words: { card: 'Carte', transfer: 'Virement bancaire', total: 'Total à payer', continue: 'Continuer avec la carte', change: 'Changer de moyen de paiement', account: 'Obtenir les coordonnées du compte', sent: 'J’ai envoyé l’argent', paid: 'Paiement réussi' }, money: '1 234 567,89 NGN' },
+  { locale: 'fr-FR', words: { card: 'Carte', transfer: 'Virement bancaire', total: 'Total à payer', continue: 'Continuer avec la carte', change: 'Autre moyen de paiement', account: 'Obtenir les coordonnées du compte', sent: 'J’ai envoyé l’argent', paid: 'Paiement réussi' }, money: '1 234 567,89 NGN' },
 ] as const;
 
 /** Every element and text run drawn inside `root`, through shadow roots, except screen-reader-only text. */
