@@ -25,6 +25,7 @@ import resultRoutes from './routes/result.ts';
 import customerRoutes from './routes/customers.ts';
 import orderRoutes from './routes/orders.ts';
 import paymentRoutes from './routes/payments.ts';
+import refundRoutes from './routes/refunds.ts';
 import sandboxRoutes from './routes/sandbox.ts';
 import webhookRoutes from './routes/webhooks.ts';
 import jobs from './plugins/jobs.ts';
@@ -75,6 +76,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(orderRoutes);
   await fastify.register(customerRoutes);
   await fastify.register(paymentRoutes);
+  await fastify.register(refundRoutes);
   await fastify.register(sandboxRoutes);
   await fastify.register(webhookRoutes);
   await fastify.register(sandboxIssuerRoutes);

@@ -5,6 +5,7 @@ import { optionalText } from './fields.ts';
 import { paymentLinkSchema } from './links.ts';
 import { statusIdSchema } from './orders.ts';
 import { orderPaymentSchema } from './payments.ts';
+import { refundSchema } from './refunds.ts';
 
 /**
  * Verify's request (protocol.md 4.8): `{"reference"}` in the clear, or the same JSON encrypted in `data` (the
@@ -94,6 +95,9 @@ export const verifyDataSchema = z
       }),
     ),
     paymentLink: paymentLinkSchema.nullable(),
+    amountRefunded: z.number().describe('what successful refunds sent back to the customer'),
+    amountRefundable: z.number().describe('what may still be refunded (refunds being confirmed hold their amount)'),
+    refunds: z.array(refundSchema).describe('every refund of the order, oldest first'),
     subsidiary: z.object({ id: int(), name: z.string() }),
     orderOrigin: z
       .enum(['server', 'browser'])

@@ -12,8 +12,12 @@ export const DOMAIN_EVENT_TYPES = [
   'transfer.partially_paid',
   /** A transfer account expired before the whole amount arrived (any money received is recorded for refund). */
   'transfer.expired',
-  /** A successful payment was reversed. */
+  /** A successful payment was reversed: its money went back to the customer in full (the order is 6 Reversed). */
   'payment.reversed',
+  /** A refund succeeded: `data` is the refund, with the order as verify shows it after the refund. */
+  'refund.succeeded',
+  /** A refund was declined (or never reached the processor): nothing went back, and the order is unchanged. */
+  'refund.failed',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];

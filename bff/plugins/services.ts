@@ -18,6 +18,7 @@ import { MerchantService } from '../services/merchants.ts';
 import { OrderService } from '../services/orders.ts';
 import { Outbox } from '../services/outbox.ts';
 import { PaymentService } from '../services/payments.ts';
+import { RefundService } from '../services/refunds.ts';
 import { WebhookService } from '../services/webhooks.ts';
 
 declare module 'fastify' {
@@ -27,6 +28,7 @@ declare module 'fastify' {
     links: LinkService;
     fees: FeeService;
     payments: PaymentService;
+    refunds: RefundService;
     orders: OrderService;
     outbox: Outbox;
     /** Signs and verifies short-lived tokens (JWT, one key per audience). */
@@ -74,12 +76,15 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     app.decorate('fees', new FeeService(orders));
     app.decorate('payments', new PaymentService(app.storage, registry, clock, settings, lifecycle, orders));
     app.decorate('orders', orders);
+    const refunds = new RefundService(app.storage, registry, clock, lifecycle, orders, outbox, config.processorTimeoutMs);
+    app.decorate('refunds', refunds);
     app.decorate('outbox', outbox);
     app.decorate('webhooks', webhooks);
     app.decorate('sandbox', sandbox);
     app.decorate('jobHandlers', {
       ...deadlines.handlers(),
       ...webhooks.handlers(),
+      ...refunds.handlers(),
       'maintenance.purge-idempotency-keys': async () => {
         await purgeExpiredIdempotencyKeys(app.storage, new Date(clock.now().getTime() - IDEMPOTENCY_WINDOW_MS));
         return { outcome: 'again', at: new Date(clock.now().getTime() + 3_600_000) };

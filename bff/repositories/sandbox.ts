@@ -87,3 +87,39 @@ export async function findSandboxCard(db: Queryable, token: string): Promise<{ c
   const [row] = await db.query<{ code: string }>('SELECT code FROM sandbox_cards WHERE token = $1', [token]);
   return row;
 }
+
+/** A refund the sandbox decided. */
+export type SandboxRefund = { reference: string; chargeReference: string; state: 'succeeded' | 'failed'; code: string; amountMinor: number; currency: string; createdAt: Date };
+
+type RefundRow = { reference: string; charge_reference: string; state: SandboxRefund['state']; code: string; amount_minor: number | string; currency: string; created_at: Date };
+
+const toRefund = (row: RefundRow): SandboxRefund => ({
+  reference: row.reference, chargeReference: row.charge_reference, state: row.state, code: row.code, amountMinor: Number(row.amount_minor),
+  currency: row.currency.trim(), createdAt: row.created_at,
+});
+
+/** Records a refund the sandbox decided; a refund is decided once (a replayed call keeps the first answer). */
+export async function recordRefund(db: Queryable, refund: Omit<SandboxRefund, 'createdAt'>, now: Date): Promise<SandboxRefund> {
+  const [row] = await db.query<RefundRow>(
+    `INSERT INTO sandbox_refunds (reference, charge_reference, state, code, amount_minor, currency, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (reference) DO UPDATE SET created_at = sandbox_refunds.created_at
+     RETURNING *`,
+    [refund.reference, refund.chargeReference, refund.state, refund.code, refund.amountMinor, refund.currency, now],
+  );
+  return toRefund(row!);
+}
+
+export async function findRefund(db: Queryable, reference: string): Promise<SandboxRefund | undefined> {
+  const [row] = await db.query<RefundRow>('SELECT * FROM sandbox_refunds WHERE reference = $1', [reference]);
+  return row && toRefund(row);
+}
+
+/** What the sandbox has refunded of a charge so far. */
+export async function refundedOfCharge(db: Queryable, chargeReference: string): Promise<number> {
+  const [row] = await db.query<{ total: number | string | null }>(
+    `SELECT sum(amount_minor) AS total FROM sandbox_refunds WHERE charge_reference = $1 AND state = 'succeeded'`,
+    [chargeReference],
+  );
+  return Number(row?.total ?? 0);
+}

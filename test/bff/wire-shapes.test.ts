@@ -80,6 +80,28 @@ describe.each(drivers)("answers in the seed's types on %s", (driver) => {
     expect(verified.data.customer).toMatchObject({ emailAddress: 'saver@example.test', customerId: expect.any(Number), countryShortName: 'NG' });
   });
 
+  it('a refunded order: the refund answer, status and verify with its refunds', async () => {
+    const reference = await client.newOrder({ order: { amount: 3033 } });
+    expect((await client.payByCard(reference, '5555555555554444')).json().statusCode).toBe('00');
+    const refund = (body: object) => app.inject({ method: 'POST', url: '/checkout/order/refund', headers: { 'api-key': keys.secretKey }, payload: { reference, ...body } });
+    const partial = (await refund({ amount: 100.5, reason: 'Damaged' })).json();
+    expectWireShape(partial, wire.REFUND);
+    expect(partial.data.refund).toMatchObject({ amount: 100.5, statusId: 5, reason: 'Damaged' });
+    const declined = (await refund({ amount: 100.05 })).json();
+    expectWireShape(declined, wire.REFUND);
+    expect(declined.data.refund).toMatchObject({ statusId: 4, responseCode: '05', processorReference: null, reason: null });
+    const full = (await refund({})).json();
+    expectWireShape(full, wire.REFUND);
+    expect(full.data.order).toMatchObject({ statusId: 6, amountRefundable: 0 });
+    const status = (await client.status(reference)).json();
+    expectWireShape(status, wire.STATUS);
+    expect(status.data).toMatchObject({ payment_status: 6, amount_refunded: 3178.5 });
+    const verified = await verify(reference);
+    expectWireShape(verified, wire.VERIFY);
+    expect(verified.data).toMatchObject({ statusId: 6, status: 'Reversed', amountRefunded: 3178.5, amountRefundable: 0 });
+    expect(verified.data.refunds.map((each: { statusId: number }) => each.statusId)).toEqual([5, 4, 5]);
+  });
+
   it('a customer known only by a mobile number', async () => {
     const reference = await client.newOrder({ customer: { email: undefined, mobile: '08031234567' } });
     const verified = await verify(reference);

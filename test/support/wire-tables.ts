@@ -87,7 +87,20 @@ export const STATUS: WireShape = {
     customer_fee: 'num', payment_type: 'str?', payment_response_code: 'str?', payment_response_message: 'str?', provider_response_date: 'str?',
     date_payment_confirmed: 'str?', narration: 'str?', remarks: 'str?', parent_transaction_id: 'int?', id: 'int', created_by: 'int',
     updated_by: 'int', deleted_by: 'int?', date_created: 'str', date_updated: 'str?', date_deleted: 'str?', amount_due: 'num',
-    amount_received: 'num', excess_amount: 'num', transfer_expires_at: 'str?',
+    amount_received: 'num', excess_amount: 'num', transfer_expires_at: 'str?', amount_refunded: 'num',
+  },
+};
+
+const refund = {
+  refundReference: 'str', orderReference: 'str', paymentReference: 'str', amount: 'num', currency: 'str', reason: 'str?', statusId: 'int', status: 'str',
+  responseCode: 'str?', responseMessage: 'str?', processorReference: 'str?', dateCreated: 'str', dateUpdated: 'str', dateCompleted: 'str?',
+} as const;
+
+export const REFUND: WireShape = {
+  ...envelope,
+  data: {
+    refund,
+    order: { orderReference: 'str', statusId: 'int', status: 'str', currency: 'str', amountPaid: 'num', amountRefunded: 'num', amountRefundable: 'num' },
   },
 };
 
@@ -116,6 +129,9 @@ export const VERIFY: WireShape = {
       },
     ],
     paymentLink: { nullable: PAYMENT_LINK },
+    amountRefunded: 'num',
+    amountRefundable: 'num',
+    refunds: [refund],
     subsidiary: { id: 'int', name: 'str' },
     orderOrigin: 'str',
   },

@@ -172,6 +172,7 @@ export const orderStatusResponse = z.object({
     amount_received: z.number(),
     excess_amount: z.number(),
     transfer_expires_at: nullableText,
+    amount_refunded: z.number(),
   }),
 });
 

@@ -4,7 +4,7 @@ import { MAX_AUTH_ATTEMPTS, type DeclineCode } from '../../domain/lifecycle.ts';
 import { newNuban } from '../../domain/nuban.ts';
 import * as book from '../../repositories/sandbox.ts';
 import type { Storage } from '../../storage/storage.ts';
-import type { ChargeRequest, ChargeResult, Instrument, LookupResult, PaymentProcessor, Settled } from '../port.ts';
+import type { ChargeRequest, ChargeResult, Instrument, LookupResult, PaymentProcessor, RefundLookupResult, RefundRequest, RefundResult, RefundSettled, Settled } from '../port.ts';
 
 /**
  * The built-in sandbox acquirer (protocol.md section 6), for test mode only. Test cards decide outcomes; any other
@@ -34,6 +34,15 @@ export const TEST_CARDS: readonly TestCard[] = [
 ];
 
 export const SANDBOX_BANK = { name: 'Sandbox Bank', code: '999' } as const;
+
+/**
+ * Refund outcomes in the sandbox are decided by the amount, as test cards decide charges (a refund has no card to
+ * choose): minor units ending in 05 (NGN 100.05, JPY 105) are declined `05`; ending in 41 (NGN 100.41) the refund is
+ * made but its answer is lost, so it stays pending until the re-query finds it succeeded. Every other refund of an
+ * approved charge or a received transfer succeeds, within what the charge took.
+ */
+export const SANDBOX_REFUND_DECLINED_ENDING = 5;
+export const SANDBOX_REFUND_LOST_ANSWER_ENDING = 41;
 
 /** The sandbox answers like an acquirer whose connection dropped after it took the charge. */
 export class SandboxLostAnswerError extends Error {
@@ -98,6 +107,33 @@ export class SandboxProcessor implements PaymentProcessor {
     if (!charge) return { kind: 'not-found' };
     if (charge.state === 'challenge') return charge.passed === null ? { kind: 'pending' } : this.completeAction(reference) as Promise<LookupResult>;
     return this.settledOf(charge);
+  }
+
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    const ending = request.amountMinor % 100;
+    const charge = await book.findCharge(this.storage, request.chargeReference);
+    // A transfer has no charge in the book: the sandbox bank sends the money back to the account it came from.
+    let code = ending === SANDBOX_REFUND_DECLINED_ENDING ? '05' : '00';
+    if (charge && (charge.state !== 'approved' || (await book.refundedOfCharge(this.storage, charge.reference)) + request.amountMinor > charge.amountMinor)) {
+      code = '12';
+    }
+    const recorded = await book.recordRefund(
+      this.storage,
+      { reference: request.reference, chargeReference: request.chargeReference, state: code === '00' ? 'succeeded' : 'failed', code, amountMinor: request.amountMinor, currency: request.currency },
+      this.now(),
+    );
+    if (ending === SANDBOX_REFUND_LOST_ANSWER_ENDING) throw new SandboxLostAnswerError();
+    return this.refundOf(recorded);
+  }
+
+  async lookupRefund(reference: string): Promise<RefundLookupResult> {
+    const refund = await book.findRefund(this.storage, reference);
+    return refund ? this.refundOf(refund) : { kind: 'not-found' };
+  }
+
+  private refundOf(refund: book.SandboxRefund): RefundSettled {
+    if (refund.state === 'succeeded') return { kind: 'succeeded', processorReference: `SBXR-${refund.reference}`, rawCode: 'SBX-00' };
+    return { kind: 'declined', code: refund.code as DeclineCode, rawCode: `SBX-${refund.code}` };
   }
 
   async openTransferAccount(): Promise<{ accountNumber: string; bankName: string; bankCode: string }> {

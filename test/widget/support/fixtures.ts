@@ -196,6 +196,7 @@ export function statusAnswer(overrides: Partial<OrderStatusData> = {}) {
     amount_received: 0,
     excess_amount: 0,
     transfer_expires_at: null,
+    amount_refunded: 0,
     ...overrides,
   };
   const final = data.payment_status === 4 || data.payment_status === 5 || data.payment_status === 6;
