@@ -19,6 +19,7 @@ import frequencyRoutes from './routes/frequencies.ts';
 import healthRoutes from './routes/health.ts';
 import keyRoutes from './routes/keys.ts';
 import linkRoutes from './routes/links.ts';
+import subscriptionRoutes from './routes/subscriptions.ts';
 import pageRoutes from './routes/pages.ts';
 import sandboxIssuerRoutes from './routes/sandbox-issuer.ts';
 import resultRoutes from './routes/result.ts';
@@ -71,6 +72,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(frequencyRoutes);
   await fastify.register(bankRoutes);
   await fastify.register(linkRoutes);
+  await fastify.register(subscriptionRoutes);
   await fastify.register(keyRoutes);
   await fastify.register(orderRoutes);
   await fastify.register(customerRoutes);

@@ -14,6 +14,16 @@ export const DOMAIN_EVENT_TYPES = [
   'transfer.expired',
   /** A successful payment was reversed. */
   'payment.reversed',
+  /** A subscription started: its first charge was approved after 3-D Secure and the card kept for it. */
+  'subscription.created',
+  /** A recurring charge of a subscription was approved. */
+  'subscription.charged',
+  /** A recurring charge was declined after its retries: the subscription charges no more until the merchant acts. */
+  'subscription.past_due',
+  /** The merchant or the customer cancelled the subscription. */
+  'subscription.cancelled',
+  /** The subscription's last payment was made. */
+  'subscription.completed',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
@@ -24,6 +34,7 @@ export type DomainEvent = {
   mode: 'test' | 'live';
   type: DomainEventType;
   orderId: number | null;
+  /** The order as verify shows it, or for subscription.* the subscription as the merchant's list shows it. */
   data: unknown;
   createdAt: Date;
 };

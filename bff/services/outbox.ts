@@ -42,7 +42,12 @@ export class Outbox {
     const savedCards = order.shopperId === null ? [] : await payments.listSavedCards(tx, order.shopperId);
     if (!merchant) throw new Error(`order ${order.id} has no merchant`);
     const data = presentVerify(order, all, merchant, link ? this.presentLink(link, merchant) : null, savedCards);
-    const event = { id: newEventId(), merchantId: order.merchantId, mode: order.mode, type, orderId: order.id, data, createdAt: this.clock.now() };
+    return this.recordEvent(tx, { type, merchantId: order.merchantId, mode: order.mode, orderId: order.id, data });
+  }
+
+  /** Any event with the object it carries (a subscription's, say), in the caller's transaction. */
+  async recordEvent(tx: Queryable, fields: { type: DomainEventType; merchantId: number; mode: 'test' | 'live'; orderId: number | null; data: unknown }): Promise<string> {
+    const event = { id: newEventId(), ...fields, createdAt: this.clock.now() };
     await events.insertDomainEvent(tx, event);
     for (const listener of this.listeners) await listener(tx, event);
     return event.id;
