@@ -20,6 +20,7 @@ import healthRoutes from './routes/health.ts';
 import keyRoutes from './routes/keys.ts';
 import linkRoutes from './routes/links.ts';
 import subscriptionRoutes from './routes/subscriptions.ts';
+import subscriptionPageRoutes from './routes/subscription-pages.ts';
 import pageRoutes from './routes/pages.ts';
 import sandboxIssuerRoutes from './routes/sandbox-issuer.ts';
 import resultRoutes from './routes/result.ts';
@@ -83,6 +84,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(resultRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });
+  await fastify.register(subscriptionPageRoutes);
   await fastify.register(jobs, config.jobs);
 };
 
