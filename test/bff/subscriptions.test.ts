@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { subscriptionListResponseSchema, type SubscriptionView } from '../../shared/subscriptions.ts';
+import { readConfig } from '../../bff/config.ts';
 import { cleanPlace, drivers, ManualClock, newPlace, startApp, TEST_DATABASE_URL, useTestApp, type Place } from '../support/app.ts';
 import { CheckoutClient, newReference, orderPayload } from '../support/checkout.ts';
 import { createMerchant } from '../support/merchant.ts';
@@ -283,5 +284,29 @@ describe.runIf(TEST_DATABASE_URL)('subscriptions charged by two processes on one
       `SELECT count(*)::int AS count FROM order_payments p JOIN orders o ON o.id = p.order_id WHERE o.recurring_period IS NOT NULL`,
     );
     expect(attempts[0]!.count).toBe(6 * 3);
+  });
+});
+
+describe('the test clock of end-to-end tests', () => {
+  it('exists only in test mode with CHECKOUT_TEST_CLOCK=1, and moves the server’s time on', async () => {
+    expect(() => readConfig({ NODE_ENV: 'development', CHECKOUT_TEST_CLOCK: '1' })).toThrow('CHECKOUT_TEST_CLOCK=1 is allowed only when NODE_ENV=test.');
+    for (const flag of ['0', '1']) {
+      const place = newPlace('pglite');
+      const app = await startApp(place, { CHECKOUT_TEST_CLOCK: flag });
+      try {
+        const keys = await createMerchant(app);
+        const before = app.clock.now().getTime();
+        const moved = await app.inject({ method: 'POST', url: '/checkout/sandbox/clock', headers: { 'api-key': keys.secretKey }, payload: { advanceSeconds: 3600 } });
+        if (flag === '0') {
+          expect(moved.statusCode).toBe(404);
+        } else {
+          expect(moved.json()).toMatchObject({ statusCode: '00', message: 'Clock advanced' });
+          expect(app.clock.now().getTime() - before).toBeGreaterThanOrEqual(3_600_000);
+        }
+      } finally {
+        await app.close();
+        await cleanPlace(place);
+      }
+    }
   });
 });
