@@ -4,6 +4,8 @@ import type { Order } from '../domain/order.ts';
 import type { PaymentLink } from '../../shared/links.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import { presentVerify } from '../presenters/orders.ts';
+import { presentSubscription } from '../presenters/subscriptions.ts';
+import type { SubscriptionRecord } from '../repositories/subscriptions.ts';
 import * as events from '../repositories/events.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as merchants from '../repositories/merchants.ts';
@@ -45,7 +47,12 @@ export class Outbox {
     return this.recordEvent(tx, { type, merchantId: order.merchantId, mode: order.mode, orderId: order.id, data });
   }
 
-  /** Any event with the object it carries (a subscription's, say), in the caller's transaction. */
+  /** A subscription's event, with the subscription as the merchant's list shows it at that moment. */
+  recordSubscriptionEvent(tx: Queryable, type: DomainEventType, subscription: SubscriptionRecord): Promise<string> {
+    return this.recordEvent(tx, { type, merchantId: subscription.merchantId, mode: subscription.mode, orderId: subscription.firstOrderId, data: presentSubscription(subscription) });
+  }
+
+  /** Any event with the object it carries, in the caller's transaction. */
   async recordEvent(tx: Queryable, fields: { type: DomainEventType; merchantId: number; mode: 'test' | 'live'; orderId: number | null; data: unknown }): Promise<string> {
     const event = { id: newEventId(), ...fields, createdAt: this.clock.now() };
     await events.insertDomainEvent(tx, event);

@@ -12,7 +12,6 @@ import { conflict, notFound } from '../errors.ts';
 import { done, type JobHandlers, type JobResult } from '../jobs/kinds.ts';
 import { enqueue } from '../jobs/queue.ts';
 import { withDeadline, type ProcessorRegistry } from '../processor/registry.ts';
-import { presentSubscription } from '../presenters/subscriptions.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as merchants from '../repositories/merchants.ts';
 import * as orders from '../repositories/orders.ts';
@@ -320,7 +319,7 @@ export class SubscriptionService {
   private async record(tx: Queryable, type: DomainEventType, subscription: Subscription): Promise<void> {
     const record = await subscriptions.findSubscriptionRecord(tx, subscription.id);
     if (!record) return;
-    await this.outbox.recordEvent(tx, { type, merchantId: subscription.merchantId, mode: subscription.mode, orderId: subscription.firstOrderId, data: presentSubscription(record) });
+    await this.outbox.recordSubscriptionEvent(tx, type, record);
   }
 
   private async merchantName(merchantId: number): Promise<string | undefined> {
