@@ -4,6 +4,8 @@ import { subscriptionListResponseSchema, type SubscriptionView } from '../../sha
 import { readConfig } from '../../bff/config.ts';
 import { cleanPlace, drivers, ManualClock, newPlace, startApp, TEST_DATABASE_URL, useTestApp, type Place } from '../support/app.ts';
 import { CheckoutClient, newReference, orderPayload } from '../support/checkout.ts';
+import { WebhookReceiver } from '../support/webhook-receiver.ts';
+import { verifyWebhookSignature } from '../../shared/webhooks.ts';
 import { createMerchant } from '../support/merchant.ts';
 
 const HOUR = 3_600_000;
@@ -165,6 +167,10 @@ describe.each(drivers)('subscriptions on %s', (driver) => {
   });
 
   it('retries a card that starts declining three times, later each time, then marks the subscription past due and tells the merchant', async () => {
+    const receiver = await new WebhookReceiver().start();
+    const client = new CheckoutClient(test.app, await createMerchant(test.app));
+    const endpoint = await test.app.inject({ method: 'POST', url: '/checkout/webhooks', headers: { 'api-key': client.keys.secretKey }, payload: { url: receiver.url() } });
+    const secret = endpoint.json().data.secret as string;
     const link = await createSubLink(client, { FrequencyId: 3, NumberOfPayments: 6 });
     await subscribe(client, { paymentlinkid: link.id }, STARTS_DECLINING_CARD);
     clock.advance(WEEK);
@@ -191,9 +197,15 @@ describe.each(drivers)('subscriptions on %s', (driver) => {
     expect(third.statusId).toBe(4);
     expect(third.orderPayments.map((payment: { responseCode: string }) => payment.responseCode)).toEqual(['51', '51', '51', '51']);
     expect(await subscriptionEvents(test.app, pastDue!.reference)).toEqual(['subscription.created', 'subscription.charged', 'subscription.past_due']);
+    // The merchant's endpoint is told, signed, with the subscription as its list shows it.
+    const told = receiver.received.map((request) => ({ request, event: JSON.parse(request.body) as { type: string; data: SubscriptionView } }));
+    const pastDueHook = told.find(({ event }) => event.type === 'subscription.past_due');
+    expect(pastDueHook?.event.data).toEqual(pastDue);
+    expect(verifyWebhookSignature(pastDueHook!.request.body, String(pastDueHook!.request.headers['checkout-signature']), secret, { now: clock.now() })).toBe(true);
     clock.advance(4 * WEEK);
     await test.app.jobs.runDue();
     expect((await verifyPeriod(client, pastDue!, 4)).statusCode).toBe(404);
+    await receiver.stop();
   });
 
   it('ends a SUB link with Limit 3 and 10 concurrent subscribers with exactly 3 subscriptions', async () => {
