@@ -263,6 +263,52 @@ describe.each(drivers)('subscriptions across a restart on %s', (driver) => {
   });
 });
 
+describe.each(drivers)('a recurring charge interrupted by a crash on %s', (driver) => {
+  it('settles the charge the processor approved from its record after the restart, once, and goes on with the next period', async () => {
+    const place = newPlace(driver);
+    const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
+    let app = await startApp(place, {}, clock);
+    try {
+      const keys = await createMerchant(app);
+      const reference = await subscribe(new CheckoutClient(app, keys), { frequencyId: 3, numberOfPayments: 3 });
+      const recurring = (await new CheckoutClient(app, keys).verify(reference)).json().data.recurringPaymentReference as string;
+      clock.advance(WEEK);
+      // The database refuses to record the end of any attempt, as a lost connection would, and the process dies.
+      await app.storage.exec(`
+        CREATE FUNCTION refuse_settlement() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN RAISE EXCEPTION 'simulated database failure'; END $$;
+        CREATE TRIGGER refuse_settlement BEFORE UPDATE ON order_payments FOR EACH ROW WHEN (NEW.stage = 'done')
+          EXECUTE FUNCTION refuse_settlement();`);
+      await app.jobs.runDue();
+      await app.storage.exec('DROP TRIGGER refuse_settlement ON order_payments; DROP FUNCTION refuse_settlement();');
+      const left = await app.storage.query<{ stage: string }>(
+        'SELECT p.stage FROM order_payments p JOIN orders o ON o.id = p.order_id WHERE o.reference = $1',
+        [`${recurring}-2`],
+      );
+      expect(left).toEqual([{ stage: 'processing' }]);
+      await app.close();
+
+      clock.advance(3 * 60_000);
+      app = await startApp(place, {}, clock);
+      await app.jobs.runDue();
+      expect(await chargesByPeriod(app, recurring)).toEqual([1, 2].map((period) => ({ period, paid: 1 })));
+      clock.advance(WEEK);
+      await app.jobs.runDue();
+      expect(await chargesByPeriod(app, recurring)).toEqual([1, 2, 3].map((period) => ({ period, paid: 1 })));
+      // One charge at the processor per period: the approval it gave before the crash was taken, never asked for again.
+      const asked = await app.storage.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM sandbox_charges c JOIN order_payments p ON p.reference = c.reference JOIN orders o ON o.id = p.order_id
+          JOIN subscriptions s ON s.id = o.subscription_id WHERE s.reference = $1 AND o.recurring_period IS NOT NULL`,
+        [recurring],
+      );
+      expect(asked[0]!.count).toBe(2);
+    } finally {
+      await app.close();
+      await cleanPlace(place);
+    }
+  });
+});
+
 describe.runIf(TEST_DATABASE_URL)('subscriptions charged by two processes on one PostgreSQL', () => {
   const place: Place = newPlace('postgres');
   const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
