@@ -25,7 +25,7 @@ const inWords = (date: Date) => new Intl.DateTimeFormat('en-GB', { day: 'numeric
 const text = (value: string | null) => (value ?? '').replace(/[\s\u00a0\u202f]+/g, ' ').trim();
 
 describe('a subscription through a SUB link page', () => {
-  it('shows the schedule, subscribes with 3-D Secure, and charges the second payment when the clock reaches it', async () => {
+  it('shows the schedule, subscribes with 3-D Secure, charges the second payment when the clock reaches it, and stops once the customer cancels', async () => {
     const created = await serverCall<{ statusCode: string; data: { paymentLink: { id: number; paymentLinkUrl: string } } }>(server, '/checkout/links/create', {
       Name: 'Pottery club',
       Description: 'A weekly class, four weeks.',
@@ -92,6 +92,15 @@ describe('a subscription through a SUB link page', () => {
       recurringPeriod: 2,
       paymentLinkId: link.id,
     });
+
+    // The customer cancels from the receipt's link; the third week then charges nothing.
+    await page.getByTestId('cancel-subscription').click();
+    await page.getByRole('heading', { name: 'Cancel your subscription' }).waitFor();
+    await page.getByRole('button', { name: 'Cancel subscription' }).click();
+    await page.getByRole('heading', { name: 'Subscription cancelled' }).waitFor();
+    await screenshot(page, 'subscription-cancelled');
+    expect((await serverCall(server, '/checkout/sandbox/clock', { advanceSeconds: WEEK_SECONDS })).statusCode).toBe('00');
+    expect((await verifyOrder(server, `${first.data.recurringPaymentReference}-3`)).statusCode).toBe('NF404');
     expect(problems).toEqual([]);
   });
 });
