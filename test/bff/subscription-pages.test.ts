@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { describePlan } from '../../shared/plan.ts';
+import { loggablePath } from '../../bff/log-serializers.ts';
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
 import { cleanPlace, ManualClock, newPlace, startApp, type Place } from '../support/app.ts';
 import { CheckoutClient } from '../support/checkout.ts';
@@ -89,5 +90,11 @@ describe('subscription pages', () => {
     expect(list.data).toMatchObject([{ id: recurringPaymentId, status: 'cancelled' }]);
     const after = await app.inject({ method: 'GET', url: String(posted.headers.location) });
     expect(after.body).not.toContain('data-testid="cancel-subscription"');
+  });
+
+  it('keeps a link reference asking for its subscriptions out of log lines, and its id in them', () => {
+    expect(loggablePath('/checkout/links/w2oMiUkIt9n_Utc2Thm0Wg/subscriptions')).toBe('/checkout/links/***/subscriptions');
+    expect(loggablePath('/checkout/links/42/subscriptions')).toBe('/checkout/links/42/subscriptions');
+    expect(loggablePath('/checkout/subscriptions/cancel?token=abc.def.ghi')).toBe('/checkout/subscriptions/cancel');
   });
 });
