@@ -19,6 +19,9 @@ import frequencyRoutes from './routes/frequencies.ts';
 import healthRoutes from './routes/health.ts';
 import keyRoutes from './routes/keys.ts';
 import linkRoutes from './routes/links.ts';
+import subscriptionRoutes from './routes/subscriptions.ts';
+import subscriptionPageRoutes from './routes/subscription-pages.ts';
+import testClockRoutes from './routes/test-clock.ts';
 import pageRoutes from './routes/pages.ts';
 import sandboxIssuerRoutes from './routes/sandbox-issuer.ts';
 import resultRoutes from './routes/result.ts';
@@ -33,7 +36,7 @@ import helmet from './plugins/helmet.ts';
 import staticFiles from './plugins/static.ts';
 import embedRoutes from './routes/embed.ts';
 import { loadMasterKey } from './crypto/master-key.ts';
-import { systemClock, type Clock } from './services/clock.ts';
+import { AdvancingClock, systemClock, type Clock } from './services/clock.ts';
 import type { TemplateSource } from './pages/checkout-page.ts';
 import { validatorCompiler } from './validation.ts';
 import { routedUrl } from './routes/transactpay-paths.ts';
@@ -47,7 +50,9 @@ export type AppOptions = {
 };
 
 /** The whole backend as one plugin: infrastructure first, then one route module per resource. */
-export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, clock = systemClock, templates }) => {
+export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, clock: given, templates }) => {
+  const testClock = config.testClock && !given ? new AdvancingClock() : undefined;
+  const clock = given ?? testClock ?? systemClock;
   const fastify = instance.withTypeProvider<ZodTypeProvider>();
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
@@ -72,6 +77,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(frequencyRoutes);
   await fastify.register(bankRoutes);
   await fastify.register(linkRoutes);
+  await fastify.register(subscriptionRoutes);
   await fastify.register(keyRoutes);
   await fastify.register(orderRoutes);
   await fastify.register(customerRoutes);
@@ -83,7 +89,9 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(resultRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });
+  await fastify.register(subscriptionPageRoutes);
   await fastify.register(jobs, config.jobs);
+  if (testClock) await fastify.register(testClockRoutes, { clock: testClock });
 };
 
 /** Server options shared by the process entry and the tests: request ids, body limit, redacted logs, timeouts. */

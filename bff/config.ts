@@ -64,6 +64,8 @@ const environmentSchema = z.object({
   HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(120).default(10),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(600).default(30),
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
+  // Test mode only: the app's clock can be moved forward over HTTP (`POST /checkout/sandbox/clock`), for end-to-end tests.
+  CHECKOUT_TEST_CLOCK: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
 });
 
 /** Time a delivery job needs besides its HTTP request (reading the delivery, recording the attempt). */
@@ -93,6 +95,8 @@ export type Config = {
   trustProxyHops: number;
   legacyRsaQueuePerThread: number;
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
+  /** NODE_ENV=test only: the clock runs ahead by what `POST /checkout/sandbox/clock` adds (end-to-end tests). */
+  testClock: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -120,6 +124,9 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(
       `Invalid configuration: JOBS_LEASE_SECONDS (${values.JOBS_LEASE_SECONDS}) must be at least WEBHOOK_TIMEOUT_SECONDS + ${WEBHOOK_LEASE_MARGIN_SECONDS} (${values.WEBHOOK_TIMEOUT_SECONDS + WEBHOOK_LEASE_MARGIN_SECONDS}), so a webhook request ends before its job's lease.`,
     );
+  }
+  if (values.CHECKOUT_TEST_CLOCK === '1' && values.NODE_ENV !== 'test') {
+    throw new ConfigError('Invalid configuration: CHECKOUT_TEST_CLOCK=1 is allowed only when NODE_ENV=test.');
   }
   if (values.HEADERS_TIMEOUT_SECONDS > values.REQUEST_TIMEOUT_SECONDS) {
     throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_SECONDS must not be longer than REQUEST_TIMEOUT_SECONDS.');
@@ -155,5 +162,6 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       requestTimeoutMs: values.REQUEST_TIMEOUT_SECONDS * 1000,
       keepAliveTimeoutMs: values.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
+    testClock: values.CHECKOUT_TEST_CLOCK === '1',
   };
 }

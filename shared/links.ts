@@ -31,6 +31,10 @@ export const createLinkRequestSchema = z
       blankToUndefined,
       wholeNumber.pipe(z.number().min(1, { message: 'must be at least 1' }).max(1_000_000)).optional(),
     ),
+    /** This service's extension for SUB links: the plan's frequency (an id of /checkout/frequencies; Monthly when absent). */
+    FrequencyId: z.preprocess(blankToUndefined, wholeNumber.pipe(z.number().min(1, { message: 'must be at least 1' }).max(11, { message: 'must be at most 11' })).optional()),
+    /** This service's extension for SUB links: how many payments in all, the first included (absent: until cancelled). */
+    NumberOfPayments: z.preprocess(blankToUndefined, wholeNumber.pipe(z.number().min(1, { message: 'must be at least 1' }).max(1000)).optional()),
   })
   .meta({ id: 'CreatePaymentLinkRequest' });
 export type CreateLinkRequest = z.infer<typeof createLinkRequestSchema>;
@@ -71,6 +75,8 @@ export const paymentLinkSchema = z
     mobile: z.string().nullable(),
     supportCode: z.string().describe('a short human code (`PL` and 10 characters) to quote to support'),
     paymentCount: z.number().int().describe('payments completed through the link'),
+    frequencyId: z.number().int().nullable().describe("a SUB link's plan: its frequency id; null for other links"),
+    numberOfPayments: z.number().int().nullable().describe("a SUB link's plan: payments in all, the first included; null until cancelled (or not a SUB link)"),
   })
   .meta({ id: 'PaymentLink' });
 export type PaymentLink = z.infer<typeof paymentLinkSchema>;

@@ -44,6 +44,7 @@ export const verifyDataSchema = z
     paymentLinkReference: z.string().nullable(),
     recurringPaymentId: int().nullable(),
     recurringPaymentReference: z.string().nullable(),
+    recurringPeriod: int().nullable().describe('for a recurring charge, the period of its subscription it pays (2, 3, ...); null otherwise'),
     fee: z.number(),
     feeRate: z.number(),
     subsidiaryFee: z.number(),

@@ -18,6 +18,16 @@ export const DOMAIN_EVENT_TYPES = [
   'refund.succeeded',
   /** A refund was declined (or never reached the processor): nothing went back, and the order is unchanged. */
   'refund.failed',
+  /** A subscription started: its first charge was approved after 3-D Secure and the card kept for it. */
+  'subscription.created',
+  /** A recurring charge of a subscription was approved. */
+  'subscription.charged',
+  /** A recurring charge was declined after its retries: the subscription charges no more until the merchant acts. */
+  'subscription.past_due',
+  /** The merchant or the customer cancelled the subscription. */
+  'subscription.cancelled',
+  /** The subscription's last payment was made. */
+  'subscription.completed',
 ] as const;
 
 export type DomainEventType = (typeof DOMAIN_EVENT_TYPES)[number];
@@ -28,6 +38,7 @@ export type DomainEvent = {
   mode: 'test' | 'live';
   type: DomainEventType;
   orderId: number | null;
+  /** The order as verify shows it, or for subscription.* the subscription as the merchant's list shows it. */
   data: unknown;
   createdAt: Date;
 };

@@ -19,6 +19,7 @@ import { OrderService } from '../services/orders.ts';
 import { Outbox } from '../services/outbox.ts';
 import { PaymentService } from '../services/payments.ts';
 import { RefundService } from '../services/refunds.ts';
+import { SubscriptionService } from '../services/subscriptions.ts';
 import { WebhookService } from '../services/webhooks.ts';
 
 declare module 'fastify' {
@@ -40,6 +41,7 @@ declare module 'fastify' {
     webhooks: WebhookService;
     /** The sandbox acquirer (test mode): its 3-D Secure page is served by `routes/sandbox-issuer.ts`. */
     sandbox: SandboxProcessor;
+    subscriptions: SubscriptionService;
     /** Every durable job kind's handler; the jobs plugin runs them. */
     jobHandlers: JobHandlers;
   }
@@ -81,10 +83,13 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     app.decorate('outbox', outbox);
     app.decorate('webhooks', webhooks);
     app.decorate('sandbox', sandbox);
+    const subscriptions = new SubscriptionService(app.storage, registry, clock, outbox, lifecycle, signedTokens, { processorTimeoutMs: config.processorTimeoutMs });
+    app.decorate('subscriptions', subscriptions);
     app.decorate('jobHandlers', {
       ...deadlines.handlers(),
       ...webhooks.handlers(),
       ...refunds.handlers(),
+      ...subscriptions.handlers(),
       'maintenance.purge-idempotency-keys': async () => {
         await purgeExpiredIdempotencyKeys(app.storage, new Date(clock.now().getTime() - IDEMPOTENCY_WINDOW_MS));
         return { outcome: 'again', at: new Date(clock.now().getTime() + 3_600_000) };

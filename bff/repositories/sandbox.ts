@@ -12,27 +12,30 @@ export type SandboxCharge = {
   currency: string;
   merchantName: string;
   instrument: string;
+  /** What the card's token will allow of merchant-initiated charges (null: no bound); see the sandbox's test cards. */
+  recurringApprovals: number | null;
   createdAt: Date;
 };
 
 type Row = {
   reference: string; state: SandboxCharge['state']; code: string; card_token: string | null; wrong_codes: number; passed: boolean | null;
-  amount_minor: number; currency: string; merchant_name: string; instrument: string; created_at: Date;
+  amount_minor: number; currency: string; merchant_name: string; instrument: string; recurring_approvals: number | null; created_at: Date;
 };
 
 const toCharge = (row: Row): SandboxCharge => ({
   reference: row.reference, state: row.state, code: row.code, cardToken: row.card_token, wrongCodes: row.wrong_codes, passed: row.passed,
-  amountMinor: row.amount_minor, currency: row.currency, merchantName: row.merchant_name, instrument: row.instrument, createdAt: row.created_at,
+  amountMinor: row.amount_minor, currency: row.currency, merchantName: row.merchant_name, instrument: row.instrument,
+  recurringApprovals: row.recurring_approvals, createdAt: row.created_at,
 });
 
 /** Records a charge the sandbox decided or challenged; a charge is decided once (a replayed call keeps the first). */
 export async function recordCharge(db: Queryable, charge: Omit<SandboxCharge, 'wrongCodes' | 'passed' | 'createdAt'>, now: Date): Promise<SandboxCharge> {
   const [row] = await db.query<Row>(
-    `INSERT INTO sandbox_charges (reference, state, code, card_token, amount_minor, currency, merchant_name, instrument, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+    `INSERT INTO sandbox_charges (reference, state, code, card_token, amount_minor, currency, merchant_name, instrument, created_at, updated_at, recurring_approvals)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10)
      ON CONFLICT (reference) DO UPDATE SET updated_at = sandbox_charges.updated_at
      RETURNING *`,
-    [charge.reference, charge.state, charge.code, charge.cardToken, charge.amountMinor, charge.currency, charge.merchantName, charge.instrument, now],
+    [charge.reference, charge.state, charge.code, charge.cardToken, charge.amountMinor, charge.currency, charge.merchantName, charge.instrument, now, charge.recurringApprovals],
   );
   return toCharge(row!);
 }
@@ -79,13 +82,19 @@ export async function decideChallenge(db: Queryable, reference: string, state: '
   return row && toCharge(row);
 }
 
-export async function saveSandboxCard(db: Queryable, token: string, code: string, now: Date): Promise<void> {
-  await db.query('INSERT INTO sandbox_cards (token, code, created_at) VALUES ($1, $2, $3)', [token, code, now]);
+export async function saveSandboxCard(db: Queryable, token: string, code: string, now: Date, recurringApprovals: number | null = null): Promise<void> {
+  await db.query('INSERT INTO sandbox_cards (token, code, created_at, recurring_approvals) VALUES ($1, $2, $3, $4)', [token, code, now, recurringApprovals]);
 }
 
-export async function findSandboxCard(db: Queryable, token: string): Promise<{ code: string } | undefined> {
-  const [row] = await db.query<{ code: string }>('SELECT code FROM sandbox_cards WHERE token = $1', [token]);
-  return row;
+export async function findSandboxCard(db: Queryable, token: string): Promise<{ code: string; recurringApprovals: number | null } | undefined> {
+  const [row] = await db.query<{ code: string; recurring_approvals: number | null }>('SELECT code, recurring_approvals FROM sandbox_cards WHERE token = $1', [token]);
+  return row && { code: row.code, recurringApprovals: row.recurring_approvals };
+}
+
+/** Uses up one of a card's bounded merchant-initiated approvals, atomically; false when none is left. */
+export async function takeRecurringApproval(db: Queryable, token: string): Promise<boolean> {
+  const rows = await db.query('UPDATE sandbox_cards SET recurring_approvals = recurring_approvals - 1 WHERE token = $1 AND recurring_approvals > 0 RETURNING token', [token]);
+  return rows.length === 1;
 }
 
 /** A refund the sandbox decided. */

@@ -10,7 +10,7 @@ import type { Merchant } from '../domain/merchant.ts';
 import type { Order, OrderOrigin, Payment } from '../domain/order.ts';
 import type { Refund } from '../domain/refunds.ts';
 import type { ClientTokens } from '../crypto/client-tokens.ts';
-import { linkCapacity } from '../domain/links.ts';
+import { linkCapacity, linkPlan } from '../domain/links.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
@@ -93,6 +93,7 @@ export class OrderService {
       throw conflict(`The order ${reference} was created by the merchant's server; open the checkout with the client token its create answer gave.`);
     }
     const feeRules = merchantFeeRules(merchant);
+    const plan = link ? linkPlan(link) : null;
     const now = this.clock.now();
     const created = await this.storage.transaction(async (tx) => {
       const customer = await orders.insertCustomer(tx, merchant.id, mode, {
@@ -114,8 +115,9 @@ export class OrderService {
         items,
         redirectUrl,
         paymentLinkId: link?.id ?? null,
-        frequencyId: plain.payment?.frequencyId ?? null,
-        numberOfPayments: plain.payment?.numberOfPayments ?? null,
+        // The order's own plan (as the gateway's clients send it), else its SUB link's.
+        frequencyId: plain.payment?.frequencyId ?? plan?.frequencyId ?? null,
+        numberOfPayments: plain.payment?.frequencyId !== undefined ? (plain.payment.numberOfPayments ?? null) : (plan?.numberOfPayments ?? plain.payment?.numberOfPayments ?? null),
         authOption,
         feeRules,
         createdBy: origin,
@@ -235,10 +237,13 @@ export class OrderService {
 /** A reference taken by a concurrent create: the transaction is rolled back, and the taken order answered instead. */
 class ReferenceTaken extends Error {}
 
-/** Bank transfer pays into Nigerian accounts, so it is offered for NGN orders only. */
-export function paymentOptionsFor(currency: string) {
+/**
+ * Bank transfer pays into Nigerian accounts, so it is offered for NGN orders only; an order that starts a
+ * subscription is paid by card, whose token the later charges use.
+ */
+export function paymentOptionsFor(currency: string, subscribes = false) {
   const options: { code: string; name: string; currency: string }[] = [{ code: 'C', name: PAYMENT_OPTIONS.C, currency }];
-  if (currency === 'NGN') options.push({ code: 'bank-transfer', name: PAYMENT_OPTIONS['bank-transfer'], currency });
+  if (currency === 'NGN' && !subscribes) options.push({ code: 'bank-transfer', name: PAYMENT_OPTIONS['bank-transfer'], currency });
   return options;
 }
 

@@ -6,6 +6,8 @@ import type { Merchant } from '../domain/merchant.ts';
 import type { Refund } from '../domain/refunds.ts';
 import { presentVerify } from '../presenters/orders.ts';
 import { presentRefund } from '../presenters/refunds.ts';
+import { presentSubscription } from '../presenters/subscriptions.ts';
+import type { SubscriptionRecord } from '../repositories/subscriptions.ts';
 import * as events from '../repositories/events.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as merchants from '../repositories/merchants.ts';
@@ -58,8 +60,18 @@ export class Outbox {
     return presentVerify(order, all, merchant, link ? this.presentLink(link, merchant) : null, savedCards, orderRefunds);
   }
 
-  private async record(tx: Queryable, type: DomainEventType, order: Order, data: unknown): Promise<string> {
-    const event = { id: newEventId(), merchantId: order.merchantId, mode: order.mode, type, orderId: order.id, data, createdAt: this.clock.now() };
+  private record(tx: Queryable, type: DomainEventType, order: Order, data: unknown): Promise<string> {
+    return this.recordEvent(tx, { type, merchantId: order.merchantId, mode: order.mode, orderId: order.id, data });
+  }
+
+  /** A subscription's event, with the subscription as the merchant's list shows it at that moment. */
+  recordSubscriptionEvent(tx: Queryable, type: DomainEventType, subscription: SubscriptionRecord): Promise<string> {
+    return this.recordEvent(tx, { type, merchantId: subscription.merchantId, mode: subscription.mode, orderId: subscription.firstOrderId, data: presentSubscription(subscription) });
+  }
+
+  /** Any event with the object it carries, in the caller's transaction. */
+  async recordEvent(tx: Queryable, fields: { type: DomainEventType; merchantId: number; mode: 'test' | 'live'; orderId: number | null; data: unknown }): Promise<string> {
+    const event = { id: newEventId(), ...fields, createdAt: this.clock.now() };
     await events.insertDomainEvent(tx, event);
     for (const listener of this.listeners) await listener(tx, event);
     return event.id;

@@ -117,4 +117,32 @@ describe.each(drivers)("answers in the seed's types on %s", (driver) => {
     expectWireShape((await app.inject({ method: 'GET', url: '/checkout/links/all', headers })).json(), wire.LINK_LIST);
     expectWireShape((await client.fee({ amount: 100, currency: 'USD', paymentoption: 'C' })).json(), wire.FEE);
   });
+
+  it("a subscription: its orders, the link's list of subscriptions, and the cancel answer", async () => {
+    const headers = { 'api-key': keys.secretKey };
+    const link = (
+      await app.inject({
+        method: 'POST',
+        url: '/checkout/links/create',
+        headers,
+        payload: { Name: 'Box', Description: 'Monthly box', PaymentType: 'SUB', Currency: 'NGN', AuthOption: 'AUTH', Amount: '5000', NumberOfPayments: 6 },
+      })
+    ).json();
+    expectWireShape(link, wire.CREATE_LINK);
+    const linkId = link.data.paymentLink.id;
+    const reference = newReference();
+    const created = (await client.createOrder(orderPayload(reference, { payment: { paymentlinkid: linkId } }))).json();
+    expectWireShape(created, wire.CREATE_ORDER);
+    expect(created.data.order).toMatchObject({ frequencyId: 6, numberOfPayments: 6 });
+    const paid = (await client.payByCard(reference, '4242424242424242')).json();
+    await client.authenticate(paid.data.paymentDetail.redirectUrl);
+    const verified = await verify(reference);
+    expectWireShape(verified, wire.VERIFY);
+    expect(verified.data).toMatchObject({ recurringPaymentId: expect.any(Number), recurringPaymentReference: expect.any(String) });
+    const list = (await app.inject({ method: 'GET', url: `/checkout/links/${linkId}/subscriptions`, headers })).json();
+    expectWireShape(list, wire.SUBSCRIPTION_LIST);
+    expect(list.data).toHaveLength(1);
+    const cancelled = await app.inject({ method: 'PATCH', url: `/checkout/links/recurringpayment/${verified.data.recurringPaymentId}/cancel`, headers });
+    expectWireShape(cancelled.json(), wire.RECURRING_PAYMENT_CANCELLED);
+  });
 });

@@ -13,7 +13,7 @@ export const PAYMENT_LINK: WireShape = {
   id: 'int', name: 'str', paymentType: 'str', logo: 'str?', amount: 'num?', dateCreated: 'str', reference: 'str', createdBy: 'str',
   creatorEmail: 'str', isActive: 'bool', currency: 'str', limit: 'int', paymentLinkUrl: 'str', appEnvironmentId: 'int',
   paymentLinkType: 'str', paymentLinkCode: 'str', description: 'str', authOption: 'str', website: 'str?', backgroundImage: 'str?',
-  mobile: 'str?', supportCode: 'str', paymentCount: 'int',
+  mobile: 'str?', supportCode: 'str', paymentCount: 'int', frequencyId: 'int?', numberOfPayments: 'int?',
 };
 
 export const CREATE_LINK: WireShape = { ...envelope, data: { paymentLink: PAYMENT_LINK, subsidiary: SUBSIDIARY } };
@@ -47,7 +47,7 @@ export const CREATE_ORDER: WireShape = {
     order: {
       reference: 'str', processorReference: 'str', orderPaymentReference: 'str?', amount: 'num', fee: 'num', feeRate: 'num', statusId: 'int',
       status: 'str', currency: 'str', narration: 'str?', paymentLinkId: 'int?', recurringPaymentId: 'int?', paymentLinkReference: 'str?',
-      recurringPaymentReference: 'str?',
+      recurringPaymentReference: 'str?', frequencyId: 'int?', numberOfPayments: 'int?',
     },
     subsidiary: SUBSIDIARY,
     customer: { email: 'str?', firstName: 'str', lastName: 'str', mobile: 'str?', country: 'str?' },
@@ -110,7 +110,7 @@ export const VERIFY: WireShape = {
     orderReference: 'str', paymentReference: 'str?', productName: 'str', totalAmountCharged: 'num', amount: 'num', statusId: 'int', status: 'str',
     paymentMethod: 'str?', paymentResponseCode: 'str?', paymentResponseMessage: 'str?', narration: 'str?', remarks: 'str?', currencyId: 'int',
     currencyName: 'str', paymentLinkId: 'int?', paymentLinkReference: 'str?', recurringPaymentId: 'int?', recurringPaymentReference: 'str?',
-    fee: 'num', feeRate: 'num', subsidiaryFee: 'num', customerFee: 'num', dateCreated: 'str', dateUpdated: 'str?', datePaymentConfirmed: 'str?',
+    recurringPeriod: 'int?', fee: 'num', feeRate: 'num', subsidiaryFee: 'num', customerFee: 'num', dateCreated: 'str', dateUpdated: 'str?', datePaymentConfirmed: 'str?',
     orderPayments: [
       {
         ...orderPayment, paymentOptionId: 'int', paymentOption: 'str', status: 'str', responseCode: 'str', responseMessage: 'str', dateCreated: 'str',
@@ -136,3 +136,15 @@ export const VERIFY: WireShape = {
     orderOrigin: 'str',
   },
 };
+
+/** A subscription as the merchant's list and the subscription.* webhooks show it (this service's own answer). */
+export const SUBSCRIPTION: WireShape = {
+  id: 'int', reference: 'str', status: 'str', paymentLinkId: 'int?', paymentLinkReference: 'str?', orderReference: 'str',
+  customer: { email: 'str?', firstName: 'str', lastName: 'str', mobile: 'str?' }, amount: 'num', currency: 'str', frequencyId: 'int',
+  frequencyName: 'str', numberOfPayments: 'int?', paymentsMade: 'int', nextPaymentDate: 'str?', failedAttempts: 'int', card: 'str?',
+  dateCreated: 'str', dateUpdated: 'str', dateEnded: 'str?',
+};
+
+export const SUBSCRIPTION_LIST: WireShape = { ...envelope, data: [SUBSCRIPTION] };
+
+export const RECURRING_PAYMENT_CANCELLED: WireShape = { ...envelope, data: 'any' };

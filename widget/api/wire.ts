@@ -55,6 +55,8 @@ export const createOrderData = z.object({
     recurringPaymentId: nullableNumber,
     paymentLinkReference: nullableText,
     recurringPaymentReference: nullableText,
+    frequencyId: nullableNumber,
+    numberOfPayments: nullableNumber,
   }),
   subsidiary,
   customer: z.object({ email: nullableText, firstName: text, lastName: text, mobile: nullableText, country: nullableText }),

@@ -12,7 +12,15 @@ import type { ChargeRequest, ChargeResult, Instrument, LookupResult, PaymentProc
  * (charges, challenges, card tokens), so a restart forgets nothing, and it runs its own 3-D Secure page
  * (`routes.ts`), whose one-time code it derives from the charge reference.
  */
-type TestCard = { number: string; authenticate: boolean; code: '00' | DeclineCode; note: string; losesAnswer?: boolean };
+type TestCard = {
+  number: string;
+  authenticate: boolean;
+  code: '00' | DeclineCode;
+  note: string;
+  losesAnswer?: boolean;
+  /** How many merchant-initiated (recurring) charges its token approves before declining them with 51. */
+  recurringApprovals?: number;
+};
 
 export const TEST_CARDS: readonly TestCard[] = [
   { number: '5123450000784608', authenticate: true, code: '00', note: "the gateway's own test card (exp 01/39, CVV 193): approves after 3-D Secure" },
@@ -24,6 +32,13 @@ export const TEST_CARDS: readonly TestCard[] = [
   { number: '4000000000000069', authenticate: false, code: '54', note: 'declined: expired card' },
   { number: '4000000000000127', authenticate: false, code: '55', note: 'declined: incorrect PIN' },
   { number: '4000000000000119', authenticate: false, code: '91', note: 'declined: issuer unavailable (requery needed)' },
+  {
+    number: '4000000000003220',
+    authenticate: true,
+    code: '00',
+    recurringApprovals: 1,
+    note: 'approves after 3-D Secure; its token approves one merchant-initiated (recurring) charge, then declines every later one: insufficient funds (51)',
+  },
   {
     number: '4000000000000341',
     authenticate: false,
@@ -72,7 +87,14 @@ export class SandboxProcessor implements PaymentProcessor {
       const card = await book.findSandboxCard(this.storage, instrument.token);
       if (!card) return this.decide(request, '14', null);
       // A merchant-initiated charge (recurring) never asks the customer; a customer-present one may.
-      if (instrument.initiator === 'customer' && request.authenticationRequired) return this.challenge(request, card.code);
+      if (instrument.initiator === 'customer' && request.authenticationRequired) return this.challenge(request, card.code, card.recurringApprovals);
+      if (instrument.initiator === 'merchant' && card.code === '00' && card.recurringApprovals !== null) {
+        // A charge asked again under the same reference keeps its first answer; a new one uses up an approval.
+        const earlier = await book.findCharge(this.storage, request.reference);
+        if (earlier) return this.settledOf(earlier);
+        const approved = await book.takeRecurringApproval(this.storage, instrument.token);
+        return this.decide(request, approved ? '00' : '51', approved ? instrument.token : null);
+      }
       return this.decide(request, card.code, card.code === '00' ? instrument.token : null);
     }
     const number = digitsOnly(instrument.card.number);
@@ -80,9 +102,9 @@ export class SandboxProcessor implements PaymentProcessor {
     if (checkExpiry(instrument.card.expiryMonth, instrument.card.expiryYear, this.now())) return this.decide(request, '54', null);
     const known = TEST_CARDS.find((entry) => entry.number === number);
     const code = known?.code ?? '00';
-    if (known?.authenticate || request.authenticationRequired) return this.challenge(request, code);
+    if (known?.authenticate || request.authenticationRequired) return this.challenge(request, code, known?.recurringApprovals ?? null);
     const token = code === '00' ? newToken() : null;
-    if (token) await book.saveSandboxCard(this.storage, token, code, this.now());
+    if (token) await book.saveSandboxCard(this.storage, token, code, this.now(), known?.recurringApprovals ?? null);
     const result = await this.decide(request, code, token);
     if (known?.losesAnswer) throw new SandboxLostAnswerError();
     return result;
@@ -95,7 +117,7 @@ export class SandboxProcessor implements PaymentProcessor {
     if (charge.passed === null) return { kind: 'unknown', detail: 'the customer has not answered the challenge' };
     const code = charge.passed ? charge.code : '05';
     const token = code === '00' ? newToken() : null;
-    if (token) await book.saveSandboxCard(this.storage, token, '00', this.now());
+    if (token) await book.saveSandboxCard(this.storage, token, '00', this.now(), charge.recurringApprovals);
     const decided = (await book.decideChallenge(this.storage, reference, code === '00' ? 'approved' : 'declined', code, token, this.now())) ?? (await book.findCharge(this.storage, reference));
     if (!decided || decided.state === 'challenge') return { kind: 'unknown', detail: 'the challenge could not be decided' };
     const settled = this.settledOf(decided);
@@ -166,13 +188,13 @@ export class SandboxProcessor implements PaymentProcessor {
     return String(digest.readUInt32BE(0) % 1_000_000).padStart(6, '0');
   }
 
-  private async challenge(request: ChargeRequest, code: string): Promise<ChargeResult> {
-    await book.recordCharge(this.storage, { ...this.describe(request), state: 'challenge', code, cardToken: null }, this.now());
+  private async challenge(request: ChargeRequest, code: string, recurringApprovals: number | null): Promise<ChargeResult> {
+    await book.recordCharge(this.storage, { ...this.describe(request), state: 'challenge', code, cardToken: null, recurringApprovals }, this.now());
     return { kind: 'action-required', action: { type: 'redirect', url: `${this.settings.publicBaseUrl}/checkout/3ds/${request.reference}`, reference: request.reference } };
   }
 
   private async decide(request: ChargeRequest, code: string, token: string | null): Promise<Settled> {
-    const charge = await book.recordCharge(this.storage, { ...this.describe(request), state: code === '00' ? 'approved' : 'declined', code, cardToken: token }, this.now());
+    const charge = await book.recordCharge(this.storage, { ...this.describe(request), state: code === '00' ? 'approved' : 'declined', code, cardToken: token, recurringApprovals: null }, this.now());
     return this.settledOf(charge);
   }
 

@@ -32,6 +32,8 @@ export function orderData(overrides: Partial<CreateOrderData> = {}): CreateOrder
       recurringPaymentId: null,
       paymentLinkReference: null,
       recurringPaymentReference: null,
+      frequencyId: null,
+      numberOfPayments: null,
     },
     subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: null },
     customer: { email: 'ada@example.test', firstName: 'Ada', lastName: 'Obi', mobile: '+2348012345678', country: 'NG' },
