@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
+import { PROJECT_ROOT } from './paths.ts';
 
 /** Where `npm run build` puts the widget: dist/widget at the project root. */
-const DEFAULT_WIDGET_DIR = fileURLToPath(new URL('../dist/widget', import.meta.url));
+const DEFAULT_WIDGET_DIR = path.join(PROJECT_ROOT, 'dist/widget');
 
 /**
  * The process configuration, read from the environment once at start-up and validated. Nothing else in the
@@ -64,6 +65,11 @@ const environmentSchema = z.object({
   HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(120).default(10),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(600).default(30),
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
+  // Server processes `npm start` runs (node:cluster); PGlite is opened by one process, so it always runs one.
+  WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+  // Prometheus metrics on a port of their own (operators only), off unless set.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 /** Time a delivery job needs besides its HTTP request (reading the delivery, recording the attempt). */
@@ -93,6 +99,10 @@ export type Config = {
   trustProxyHops: number;
   legacyRsaQueuePerThread: number;
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
+  /** Server processes to run: `WORKERS`, else one per core; `requested` is what the operator set, if anything. */
+  workers: { count: number; requested: number | undefined };
+  /** Where `/metrics` (Prometheus) is served, on a listener of its own; undefined: not served. */
+  metrics: { host: string; port: number } | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -155,5 +165,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       requestTimeoutMs: values.REQUEST_TIMEOUT_SECONDS * 1000,
       keepAliveTimeoutMs: values.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
+    workers: { count: values.WORKERS ?? availableParallelism(), requested: values.WORKERS },
+    metrics: values.METRICS_PORT === undefined ? undefined : { host: values.METRICS_HOST, port: values.METRICS_PORT },
   };
 }
