@@ -78,7 +78,7 @@ function buildServer() {
 async function buildWidget() {
   process.stderr.write('Building the widget into dist/widget...\n');
   const { build } = await import('vite');
-  await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'info', build: { outDir: path.join(dist, 'widget'), emptyOutDir: true } });
+  await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'info', build: { outDir: path.join(dist, 'widget'), emptyOutDir: true } });
 }
 
 function fail(message) {

@@ -53,7 +53,8 @@ export async function listenWithBanner(app: FastifyInstance, config: Config, ext
     await app.close().catch(() => {});
     throw listenFailure(error, config);
   }
-  shutDownOnSignals(app);
+  const closing: (() => Promise<void>)[] = [];
+  shutDownOnSignals(app, closing);
   if (cluster.isWorker) {
     if (config.metrics) exposeToPrimary(app.metrics.registry);
     process.send!({ type: 'checkout:listening', sandbox: sandbox ?? null } satisfies ListeningMessage);
@@ -66,19 +67,19 @@ export async function listenWithBanner(app: FastifyInstance, config: Config, ext
       await app.close().catch(() => {});
       throw metricsListenFailure(error, config.metrics!);
     });
-    app.addHook('onClose', async () => metrics.close());
+    closing.push(() => metrics.close());
     lines.push(`  metrics: ${metrics.url}`);
   }
   process.stdout.write(banner(config, sandbox, lines));
 }
 
 /** Stop taking requests, finish those in flight and the jobs running, close storage; then exit. */
-function shutDownOnSignals(app: FastifyInstance): void {
+function shutDownOnSignals(app: FastifyInstance, closing: (() => Promise<void>)[]): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       app.log.info({ signal }, 'shutting down');
       setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-      app.close().then(
+      Promise.all([app.close(), ...closing.map((close) => close())]).then(
         () => process.exit(0),
         () => process.exit(1),
       );

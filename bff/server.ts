@@ -19,7 +19,6 @@ async function buildWidgetIfStale(config: Config): Promise<void> {
   process.stderr.write('Building the widget (its sources changed since the last build)...\n');
   const { build } = await import('vite');
   await build({
-    root: PROJECT_ROOT,
     configFile: path.join(PROJECT_ROOT, 'vite.config.ts'),
     logLevel: 'warn',
     build: { outDir: config.widgetDir, emptyOutDir: true },

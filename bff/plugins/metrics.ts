@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import { createServer } from 'node:http';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { STATUS_NAMES } from '../domain/lifecycle.ts';
-import { operationalCounts } from '../repositories/metrics.ts';
+import { operationalCounts, type OperationalCounts } from '../repositories/metrics.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,56 +31,76 @@ export default fp<{ defaultMetrics: boolean }>(
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     });
-    const payments = new Gauge({
+    // The database is read once per scrape for all the gauges below, whose values the registry renders side by side.
+    let reading: Promise<OperationalCounts | undefined> | undefined;
+    const read = (): Promise<OperationalCounts | undefined> => {
+      if (reading) return reading;
+      const current = operationalCounts(app.storage, app.clock.now()).catch((error: unknown) => {
+        app.log.warn({ err: error }, 'metrics: the database figures could not be read');
+        return undefined;
+      });
+      reading = current;
+      void current.finally(() => {
+        if (reading === current) reading = undefined;
+      });
+      return current;
+    };
+    new Gauge({
       name: 'checkout_payment_attempts',
       help: 'Payment attempts by outcome (status), payment option and mode, from the database',
       labelNames: ['status', 'option', 'mode'] as const,
       aggregator: 'max',
       registers: [registry],
+      async collect() {
+        const counts = await read();
+        if (!counts) return;
+        this.reset();
+        for (const row of counts.paymentsByOutcome) {
+          const status = STATUS_NAMES[row.status_id as keyof typeof STATUS_NAMES] ?? String(row.status_id);
+          this.set({ status, option: row.payment_option, mode: row.mode }, row.count);
+        }
+      },
     });
-    const jobs = new Gauge({
+    new Gauge({
       name: 'checkout_jobs',
       help: 'Durable jobs by state: due (waiting for a process), scheduled (later), running (leased), dead (gave up)',
       labelNames: ['state'] as const,
       aggregator: 'max',
       registers: [registry],
+      async collect() {
+        const counts = await read();
+        if (counts) for (const [state, count] of Object.entries(counts.jobs)) this.set({ state }, count);
+      },
     });
-    const deliveries = new Gauge({
+    new Gauge({
       name: 'checkout_webhook_deliveries',
       help: 'Webhook deliveries by status (failed: out of retries), from the database',
       labelNames: ['status'] as const,
       aggregator: 'max',
       registers: [registry],
+      async collect() {
+        const counts = await read();
+        if (!counts) return;
+        for (const status of ['pending', 'succeeded', 'failed']) this.set({ status }, counts.deliveriesByStatus.find((row) => row.status === status)?.count ?? 0);
+      },
     });
-    const failedAttempts = new Gauge({
+    new Gauge({
       name: 'checkout_webhook_failed_attempts',
       help: 'Webhook delivery attempts that got no 2xx answer (each is retried until the delivery fails)',
       aggregator: 'max',
       registers: [registry],
+      async collect() {
+        const counts = await read();
+        if (counts) this.set(counts.failedDeliveryAttempts);
+      },
     });
-    // Read once per scrape, for all four gauges, just before the registry renders them.
     new Gauge({
       name: 'checkout_database_scrape_ok',
       help: '1 when the database figures of this scrape were read, 0 when the database did not answer',
       aggregator: 'min',
       registers: [registry],
       async collect() {
-        try {
-          const counts = await operationalCounts(app.storage, app.clock.now());
-          payments.reset();
-          for (const row of counts.paymentsByOutcome) {
-            payments.set({ status: STATUS_NAMES[row.status_id as keyof typeof STATUS_NAMES] ?? String(row.status_id), option: row.payment_option, mode: row.mode }, row.count);
-          }
-          for (const [state, count] of Object.entries(counts.jobs)) jobs.set({ state }, count);
-          deliveries.reset();
-          for (const status of ['pending', 'succeeded', 'failed']) deliveries.set({ status }, 0);
-          for (const row of counts.deliveriesByStatus) deliveries.set({ status: row.status }, row.count);
-          failedAttempts.set(counts.failedDeliveryAttempts);
-          this.set(1);
-        } catch (error) {
-          app.log.warn({ err: error }, 'metrics: the database figures could not be read');
-          this.set(0);
-        }
+        this.set((await read()) ? 1 : 0);
       },
     });
 
