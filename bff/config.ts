@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
-import { PROJECT_ROOT } from './paths.ts';
+import { BUILD_ROOT } from './paths.ts';
 
-/** Where `npm run build` puts the widget: dist/widget at the project root. */
-const DEFAULT_WIDGET_DIR = path.join(PROJECT_ROOT, 'dist/widget');
+/** Where `npm run build` puts the widget: dist/widget at the project root (the compiled server's own build's). */
+const DEFAULT_WIDGET_DIR = path.join(BUILD_ROOT, 'widget');
 
 /**
  * The process configuration, read from the environment once at start-up and validated. Nothing else in the

@@ -6,7 +6,8 @@
 //                                          dist/bff/server.js in this process (it builds the widget when stale)
 //   node bff/launch.mjs merchant ARGS...   the same, then dist/bff/cli/merchant.js with ARGS
 //
-// Build messages go to stderr: the merchant CLI's stdout carries only its JSON.
+// Build messages go to stderr: the merchant CLI's stdout carries only its JSON. `CHECKOUT_BUILD_DIR` (a folder name
+// under the project, default `dist`) puts the build elsewhere: the tests build into a folder of their own.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,7 +15,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const dist = path.join(root, 'dist');
+const buildDir = process.env.CHECKOUT_BUILD_DIR || 'dist';
+if (!/^[\w.-]+$/.test(buildDir) || buildDir.startsWith('.')) fail(`Invalid configuration: CHECKOUT_BUILD_DIR must be a folder name under the project (got ${JSON.stringify(buildDir)}).`);
+const dist = path.join(root, buildDir);
 /** Written after a whole server build; its time is the build's. */
 const stamp = path.join(dist, 'bff', '.built');
 /** What the compiled server is made from. */
@@ -68,15 +71,16 @@ function buildServer() {
   } catch {
     fail('Cannot build the server: TypeScript is not installed (run `npm install`, or build where the dev dependencies are and ship dist/).');
   }
-  process.stderr.write('Compiling the server (bff/, shared/) into dist/...\n');
-  const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { cwd: root, stdio: ['ignore', 2, 2] });
+  process.stderr.write(`Compiling the server (bff/, shared/) into ${buildDir}/...\n`);
+  const project = ['-p', path.join(root, 'tsconfig.build.json'), '--outDir', dist, '--tsBuildInfoFile', path.join(dist, '.tsbuildinfo')];
+  const result = spawnSync(process.execPath, [tsc, ...project], { cwd: root, stdio: ['ignore', 2, 2] });
   if (result.status !== 0) fail('Cannot build the server: tsc reported the errors above.');
   for (const folder of ['bff', 'shared']) copyAssets(path.join(root, folder), path.join(dist, folder));
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
 
 async function buildWidget() {
-  process.stderr.write('Building the widget into dist/widget...\n');
+  process.stderr.write(`Building the widget into ${buildDir}/widget...\n`);
   const { build } = await import('vite');
   await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'info', build: { outDir: path.join(dist, 'widget'), emptyOutDir: true } });
 }
