@@ -9,7 +9,7 @@
 // Build messages go to stderr: the merchant CLI's stdout carries only its JSON. `CHECKOUT_BUILD_DIR` (a folder name
 // under the project, default `dist`) puts the build elsewhere: the tests build into a folder of their own.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -85,7 +85,35 @@ async function buildWidget() {
   await build({ configFile: path.join(root, 'vite.config.ts'), logLevel: 'info', build: { outDir: path.join(dist, 'widget'), emptyOutDir: true } });
 }
 
+/**
+ * Runs `work` holding the build folder's lock (a directory, made atomically), so processes started together (a
+ * script running the CLI twice, tests) never compile into the same folder at once; a waiter re-checks afterwards.
+ */
+let heldLock;
+async function withBuildLock(work) {
+  const lock = path.join(root, `.${buildDir}.lock`);
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      heldLock = lock;
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      // A lock older than any build is left over from a killed build.
+      if (Date.now() - statSync(lock).mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  try {
+    work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+    heldLock = undefined;
+  }
+}
+
 function fail(message) {
+  if (heldLock) rmSync(heldLock, { recursive: true, force: true });
   process.stderr.write(`${message}\n`);
   process.exit(1);
 }
@@ -93,12 +121,12 @@ function fail(message) {
 const [command, ...rest] = process.argv.slice(2);
 switch (command) {
   case 'build':
-    buildServer();
+    await withBuildLock(buildServer);
     await buildWidget();
     break;
   case 'start':
   case 'merchant': {
-    if (serverBuildIsStale()) buildServer();
+    if (serverBuildIsStale()) await withBuildLock(() => serverBuildIsStale() && buildServer());
     const entry = path.join(dist, 'bff', command === 'start' ? 'server.js' : 'cli/merchant.js');
     if (!existsSync(entry)) fail(`Cannot start: ${path.relative(root, entry)} is missing after the build.`);
     // The entry reads its arguments from process.argv as if it had been started itself.

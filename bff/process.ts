@@ -108,7 +108,7 @@ function processesLine(config: Config, count: number): string {
 
 /**
  * The primary of `WORKERS` server processes (node:cluster): forks them, prints one banner once all listen (the
- * sandbox keys from whichever created them), serves the metrics of all of them when METRICS_PORT is set, replaces a
+ * sandbox keys from whichever created them; the first starts alone), serves the metrics of all of them when METRICS_PORT is set, replaces a
  * worker that dies, and on SIGTERM or SIGINT asks every worker to shut down gracefully and exits when they have.
  * A worker that fails to start has printed its reason; the primary then stops the others and exits with code 1.
  */
@@ -137,6 +137,8 @@ export async function runPrimary(config: Config, count: number, entry: URL): Pro
     if (message?.type !== 'checkout:listening') return;
     sandbox ??= message.sandbox ?? undefined;
     listening += 1;
+    // The first has applied the migrations and made the sandbox merchant: the others start together now.
+    if (listening === 1 && !ready) for (let index = 1; index < count; index += 1) cluster.fork();
     if (ready || listening < count) return;
     ready = true;
     void announce();
@@ -179,7 +181,8 @@ export async function runPrimary(config: Config, count: number, entry: URL): Pro
     process.stdout.write(banner(config, sandbox, lines));
   }
 
-  for (let index = 0; index < count; index += 1) cluster.fork();
+  // One first: a setting or a database it cannot use is then reported once, and migrations run in one process.
+  cluster.fork();
 }
 
 function metricsListenFailure(error: unknown, where: { host: string; port: number }): StartupError {
