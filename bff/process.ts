@@ -75,8 +75,12 @@ export async function listenWithBanner(app: FastifyInstance, config: Config, ext
 
 /** Stop taking requests, finish those in flight and the jobs running, close storage; then exit. */
 function shutDownOnSignals(app: FastifyInstance, closing: (() => Promise<void>)[]): void {
+  let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      // Ctrl-C reaches the workers and the primary, which then passes SIGTERM on: one shutdown each.
+      if (stopping) return;
+      stopping = true;
       app.log.info({ signal }, 'shutting down');
       setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
       Promise.all([app.close(), ...closing.map((close) => close())]).then(
