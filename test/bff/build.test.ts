@@ -31,10 +31,10 @@ async function npmRun(script: string): Promise<{ code: number | null; stderr: st
 }
 
 /** `npm start` until it prints its banner. */
-async function npmStart(port: number): Promise<{ child: ChildProcess; stdout: string; stderr: () => string }> {
+async function npmStart(port: number, extra: Record<string, string> = {}): Promise<{ child: ChildProcess; stdout: string; stderr: () => string }> {
   // In a process group of its own, as in a terminal, so a stop reaches npm and the server alike (Ctrl-C, or a
   // service manager's SIGTERM to the group).
-  const child = spawn('npm', ['start'], { cwd: ROOT, env: environment({ PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['start'], { cwd: ROOT, env: environment({ PORT: String(port), METRICS_PORT: '0', ...extra }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -108,19 +108,28 @@ describe('the compiled server', () => {
       expect((await fetch(`http://127.0.0.1:${port}/favicon.ico`)).status).not.toBe(500);
       const ready = await fetch(`http://127.0.0.1:${port}/ready`);
       expect(ready.status).toBe(200);
+      // One process (PGlite), its own metrics on their own port, the requests above counted.
+      expect(started.stdout).toContain('processes: 1 (PGlite is opened by one process; DATABASE_URL runs several)');
+      const metricsUrl = /metrics: (http:\/\/127\.0\.0\.1:\d+\/metrics)\n/.exec(started.stdout)![1]!;
+      const metrics = await (await fetch(metricsUrl)).text();
+      expect(metrics).toContain('checkout_http_requests_total{method="GET",route="/health",status_code="200"} 1');
+      expect(metrics).toContain('checkout_database_scrape_ok 1');
     } finally {
       expect(await stop(started.child)).toEqual([]);
     }
   });
 
-  it('npm start compiles again first when a source changed after the build', { timeout: 300_000 }, async () => {
+  it('npm start compiles again first when a source changed after the build, and runs one process on PGlite whatever WORKERS says', { timeout: 300_000 }, async () => {
     // The build is made older than the sources (rather than a source made newer: the suite's own dist/ stays fresh).
     const stamp = path.join(ROOT, BUILD_DIR, 'bff/.built');
     utimesSync(stamp, new Date(0), new Date(0));
     const port = await freePort();
-    const started = await npmStart(port);
+    const started = await npmStart(port, { WORKERS: '2' });
     try {
       expect(started.stderr()).toContain(`Compiling the server (bff/, shared/) into ${BUILD_DIR}/`);
+      // PGlite runs one process whatever WORKERS says, and says so.
+      expect(started.stderr()).toContain('WORKERS=2 is ignored: the embedded PGlite database is opened by one process, so one server process runs. Set DATABASE_URL (PostgreSQL) to run several.');
+      expect(started.stdout).toContain('processes: 1 (PGlite');
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
     } finally {
       expect(await stop(started.child)).toEqual([]);
