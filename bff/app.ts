@@ -32,6 +32,8 @@ import refundRoutes from './routes/refunds.ts';
 import sandboxRoutes from './routes/sandbox.ts';
 import webhookRoutes from './routes/webhooks.ts';
 import jobs from './plugins/jobs.ts';
+import metrics from './plugins/metrics.ts';
+import requestContext from './plugins/request-context.ts';
 import helmet from './plugins/helmet.ts';
 import staticFiles from './plugins/static.ts';
 import embedRoutes from './routes/embed.ts';
@@ -41,6 +43,7 @@ import type { TemplateSource } from './pages/checkout-page.ts';
 import { validatorCompiler } from './validation.ts';
 import { routedUrl } from './routes/transactpay-paths.ts';
 import { serializeError, serializeRequest } from './log-serializers.ts';
+import { logBindings } from './request-context.ts';
 
 export type AppOptions = {
   config: Config;
@@ -58,6 +61,8 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   fastify.setSerializerCompiler(serializerCompiler);
 
   await fastify.register(envelope);
+  await fastify.register(metrics, { defaultMetrics: config.metrics !== undefined });
+  await fastify.register(requestContext);
   await fastify.register(rateLimits, { limits: config.rateLimits });
   await fastify.register(storage, { config });
   // Read (or, in development, created) once: it seals private keys and derives the other server secrets.
@@ -111,6 +116,8 @@ export function serverOptions(config: Pick<Config, 'logLevel' | 'http' | 'trustP
       // No query strings, capabilities in paths, SQL or bind values in log lines.
       // (Fastify's type wants a stack on every error; storage errors deliberately have none.)
       serializers: { req: serializeRequest, err: serializeError as never, error: serializeError },
+      // A job's lines (webhook deliveries included) carry the id of the request that caused the job.
+      mixin: logBindings,
     },
     genReqId: () => randomUUID(),
     // The TransactPay path family answers as its /checkout twins (protocol.md 4.11).

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
+import { BUILD_ROOT } from './paths.ts';
 
-/** Where `npm run build` puts the widget: dist/widget at the project root. */
-const DEFAULT_WIDGET_DIR = fileURLToPath(new URL('../dist/widget', import.meta.url));
+/** Where `npm run build` puts the widget: dist/widget at the project root (the compiled server's own build's). */
+const DEFAULT_WIDGET_DIR = path.join(BUILD_ROOT, 'widget');
 
 /**
  * The process configuration, read from the environment once at start-up and validated. Nothing else in the
@@ -66,6 +67,11 @@ const environmentSchema = z.object({
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
   // Test mode only: the app's clock can be moved forward over HTTP (`POST /checkout/sandbox/clock`), for end-to-end tests.
   CHECKOUT_TEST_CLOCK: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  // Server processes `npm start` runs (node:cluster); PGlite is opened by one process, so it always runs one.
+  WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+  // Prometheus metrics on a port of their own (operators only), off unless set.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 /** Time a delivery job needs besides its HTTP request (reading the delivery, recording the attempt). */
@@ -97,6 +103,10 @@ export type Config = {
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   /** NODE_ENV=test only: the clock runs ahead by what `POST /checkout/sandbox/clock` adds (end-to-end tests). */
   testClock: boolean;
+  /** Server processes to run: `WORKERS`, else one per core; `requested` is what the operator set, if anything. */
+  workers: { count: number; requested: number | undefined };
+  /** Where `/metrics` (Prometheus) is served, on a listener of its own; undefined: not served. */
+  metrics: { host: string; port: number } | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -163,5 +173,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       keepAliveTimeoutMs: values.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
     testClock: values.CHECKOUT_TEST_CLOCK === '1',
+    workers: { count: values.WORKERS ?? availableParallelism(), requested: values.WORKERS },
+    metrics: values.METRICS_PORT === undefined ? undefined : { host: values.METRICS_HOST, port: values.METRICS_PORT },
   };
 }
