@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type * as TypeScript from 'typescript';
 import { build, defineConfig, type Logger, type Plugin } from 'vite';
 
@@ -94,6 +94,30 @@ function embedScript(): Plugin {
   };
 }
 
+/**
+ * Every text file of the build also written brotli- and gzip-compressed beside itself (`.br`, `.gz`), at the
+ * highest levels, once at build time: the backend sends the variant the browser accepts (@fastify/static's
+ * `preCompressed`), so a phone downloads about a third of the bytes and no request pays for compression.
+ */
+function precompressed(): Plugin {
+  return {
+    name: 'checkout-precompressed',
+    apply: 'build',
+    async writeBundle(options, bundle) {
+      const outDir = options.dir ?? '';
+      await Promise.all(
+        Object.keys(bundle)
+          .filter((file) => /\.(js|css|html|json|svg)$/.test(file))
+          .map(async (file) => {
+            const source = await readFile(path.join(outDir, file));
+            await writeFile(path.join(outDir, `${file}.br`), brotliCompressSync(source, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: source.length } }));
+            await writeFile(path.join(outDir, `${file}.gz`), gzipSync(source, { level: 9 }));
+          }),
+      );
+    },
+  };
+}
+
 /** The parts of the manifest's schema (custom-elements-manifest 1.0) this build edits. */
 interface Manifest {
   modules: {
@@ -151,7 +175,7 @@ function customElementsManifest(): Plugin {
 export default defineConfig({
   root: widgetRoot,
   base: '/widget/',
-  plugins: [embedScript(), customElementsManifest()],
+  plugins: [embedScript(), customElementsManifest(), precompressed()],
   build: {
     outDir: fileURLToPath(new URL('./dist/widget', import.meta.url)),
     emptyOutDir: true,

@@ -19,24 +19,31 @@ import frequencyRoutes from './routes/frequencies.ts';
 import healthRoutes from './routes/health.ts';
 import keyRoutes from './routes/keys.ts';
 import linkRoutes from './routes/links.ts';
+import subscriptionRoutes from './routes/subscriptions.ts';
+import subscriptionPageRoutes from './routes/subscription-pages.ts';
+import testClockRoutes from './routes/test-clock.ts';
 import pageRoutes from './routes/pages.ts';
 import sandboxIssuerRoutes from './routes/sandbox-issuer.ts';
 import resultRoutes from './routes/result.ts';
 import customerRoutes from './routes/customers.ts';
 import orderRoutes from './routes/orders.ts';
 import paymentRoutes from './routes/payments.ts';
+import refundRoutes from './routes/refunds.ts';
 import sandboxRoutes from './routes/sandbox.ts';
 import webhookRoutes from './routes/webhooks.ts';
 import jobs from './plugins/jobs.ts';
+import metrics from './plugins/metrics.ts';
+import requestContext from './plugins/request-context.ts';
 import helmet from './plugins/helmet.ts';
 import staticFiles from './plugins/static.ts';
 import embedRoutes from './routes/embed.ts';
 import { loadMasterKey } from './crypto/master-key.ts';
-import { systemClock, type Clock } from './services/clock.ts';
+import { AdvancingClock, systemClock, type Clock } from './services/clock.ts';
 import type { TemplateSource } from './pages/checkout-page.ts';
 import { validatorCompiler } from './validation.ts';
 import { routedUrl } from './routes/transactpay-paths.ts';
 import { serializeError, serializeRequest } from './log-serializers.ts';
+import { logBindings } from './request-context.ts';
 
 export type AppOptions = {
   config: Config;
@@ -46,12 +53,16 @@ export type AppOptions = {
 };
 
 /** The whole backend as one plugin: infrastructure first, then one route module per resource. */
-export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, clock = systemClock, templates }) => {
+export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, clock: given, templates }) => {
+  const testClock = config.testClock && !given ? new AdvancingClock() : undefined;
+  const clock = given ?? testClock ?? systemClock;
   const fastify = instance.withTypeProvider<ZodTypeProvider>();
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
 
   await fastify.register(envelope);
+  await fastify.register(metrics, { defaultMetrics: config.metrics !== undefined });
+  await fastify.register(requestContext);
   await fastify.register(rateLimits, { limits: config.rateLimits });
   await fastify.register(storage, { config });
   // Read (or, in development, created) once: it seals private keys and derives the other server secrets.
@@ -71,17 +82,21 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(frequencyRoutes);
   await fastify.register(bankRoutes);
   await fastify.register(linkRoutes);
+  await fastify.register(subscriptionRoutes);
   await fastify.register(keyRoutes);
   await fastify.register(orderRoutes);
   await fastify.register(customerRoutes);
   await fastify.register(paymentRoutes);
+  await fastify.register(refundRoutes);
   await fastify.register(sandboxRoutes);
   await fastify.register(webhookRoutes);
   await fastify.register(sandboxIssuerRoutes);
   await fastify.register(resultRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });
+  await fastify.register(subscriptionPageRoutes);
   await fastify.register(jobs, config.jobs);
+  if (testClock) await fastify.register(testClockRoutes, { clock: testClock });
 };
 
 /** Server options shared by the process entry and the tests: request ids, body limit, redacted logs, timeouts. */
@@ -101,6 +116,8 @@ export function serverOptions(config: Pick<Config, 'logLevel' | 'http' | 'trustP
       // No query strings, capabilities in paths, SQL or bind values in log lines.
       // (Fastify's type wants a stack on every error; storage errors deliberately have none.)
       serializers: { req: serializeRequest, err: serializeError as never, error: serializeError },
+      // A job's lines (webhook deliveries included) carry the id of the request that caused the job.
+      mixin: logBindings,
     },
     genReqId: () => randomUUID(),
     // The TransactPay path family answers as its /checkout twins (protocol.md 4.11).

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
+import { BUILD_ROOT } from './paths.ts';
 
-/** Where `npm run build` puts the widget: dist/widget at the project root. */
-const DEFAULT_WIDGET_DIR = fileURLToPath(new URL('../dist/widget', import.meta.url));
+/** Where `npm run build` puts the widget: dist/widget at the project root (the compiled server's own build's). */
+const DEFAULT_WIDGET_DIR = path.join(BUILD_ROOT, 'widget');
 
 /**
  * The process configuration, read from the environment once at start-up and validated. Nothing else in the
@@ -64,6 +65,13 @@ const environmentSchema = z.object({
   HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(120).default(10),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(600).default(30),
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
+  // Test mode only: the app's clock can be moved forward over HTTP (`POST /checkout/sandbox/clock`), for end-to-end tests.
+  CHECKOUT_TEST_CLOCK: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  // Server processes `npm start` runs (node:cluster); PGlite is opened by one process, so it always runs one.
+  WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+  // Prometheus metrics on a port of their own (operators only), off unless set.
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 /** Time a delivery job needs besides its HTTP request (reading the delivery, recording the attempt). */
@@ -93,6 +101,12 @@ export type Config = {
   trustProxyHops: number;
   legacyRsaQueuePerThread: number;
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
+  /** NODE_ENV=test only: the clock runs ahead by what `POST /checkout/sandbox/clock` adds (end-to-end tests). */
+  testClock: boolean;
+  /** Server processes to run: `WORKERS`, else one per core; `requested` is what the operator set, if anything. */
+  workers: { count: number; requested: number | undefined };
+  /** Where `/metrics` (Prometheus) is served, on a listener of its own; undefined: not served. */
+  metrics: { host: string; port: number } | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -120,6 +134,9 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(
       `Invalid configuration: JOBS_LEASE_SECONDS (${values.JOBS_LEASE_SECONDS}) must be at least WEBHOOK_TIMEOUT_SECONDS + ${WEBHOOK_LEASE_MARGIN_SECONDS} (${values.WEBHOOK_TIMEOUT_SECONDS + WEBHOOK_LEASE_MARGIN_SECONDS}), so a webhook request ends before its job's lease.`,
     );
+  }
+  if (values.CHECKOUT_TEST_CLOCK === '1' && values.NODE_ENV !== 'test') {
+    throw new ConfigError('Invalid configuration: CHECKOUT_TEST_CLOCK=1 is allowed only when NODE_ENV=test.');
   }
   if (values.HEADERS_TIMEOUT_SECONDS > values.REQUEST_TIMEOUT_SECONDS) {
     throw new ConfigError('Invalid configuration: HEADERS_TIMEOUT_SECONDS must not be longer than REQUEST_TIMEOUT_SECONDS.');
@@ -155,5 +172,8 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       requestTimeoutMs: values.REQUEST_TIMEOUT_SECONDS * 1000,
       keepAliveTimeoutMs: values.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
+    testClock: values.CHECKOUT_TEST_CLOCK === '1',
+    workers: { count: values.WORKERS ?? availableParallelism(), requested: values.WORKERS },
+    metrics: values.METRICS_PORT === undefined ? undefined : { host: values.METRICS_HOST, port: values.METRICS_PORT },
   };
 }

@@ -10,9 +10,12 @@ import type { FastifyRequest } from 'fastify';
 /** Paths whose next segment is a capability: whoever holds it can open the page (a link, a frame, a 3-D Secure payment). */
 const CAPABILITY_PATHS = /^(\/l|\/checkout\/frame|\/checkout\/3ds)\/[^/]+/;
 
+/** A link's subscriptions asked for by the link's reference (the same capability as `/l/{reference}`), not its id. */
+const LINK_SUBSCRIPTIONS_BY_REFERENCE = /^\/checkout\/links\/(?!\d+\/)[^/]+\/subscriptions$/;
+
 export function loggablePath(url: string): string {
   const path = url.split('?')[0]!.split('#')[0]!;
-  return path.replace(CAPABILITY_PATHS, '$1/***').slice(0, 200);
+  return path.replace(CAPABILITY_PATHS, '$1/***').replace(LINK_SUBSCRIPTIONS_BY_REFERENCE, '/checkout/links/***/subscriptions').slice(0, 200);
 }
 
 export function serializeRequest(request: FastifyRequest): Record<string, unknown> {

@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import cluster, { type Worker } from 'node:cluster';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
 import { ConfigError, readConfig, type Config } from './config.ts';
+import { exposeToPrimary, listenForMetrics, workersMetrics, type MetricsListener } from './plugins/metrics.ts';
 import type { IssuedKeys } from './services/merchants.ts';
 import { StorageUnavailableError } from './storage/storage.ts';
 
@@ -31,7 +35,16 @@ export function readConfigOrExit(): Config {
   }
 }
 
-/** Listens, prints where, and the sandbox keys when this start created the sandbox merchant. */
+/** What a server process tells the primary once it listens (the sandbox keys, if its start created them). */
+type ListeningMessage = { type: 'checkout:listening'; sandbox: IssuedKeys | null };
+
+/** How long a graceful shutdown may take before the remaining work is cut off (its jobs' leases then release them). */
+const SHUTDOWN_GRACE_MS = 30_000;
+
+/**
+ * Listens, then prints where, and the sandbox keys when this start created the sandbox merchant; a cluster worker
+ * tells the primary instead, which prints one banner for all. SIGTERM or SIGINT closes the app gracefully.
+ */
 export async function listenWithBanner(app: FastifyInstance, config: Config, extra: string[] = []): Promise<void> {
   const sandbox = await app.merchants.ensureSandboxMerchant();
   try {
@@ -40,16 +53,145 @@ export async function listenWithBanner(app: FastifyInstance, config: Config, ext
     await app.close().catch(() => {});
     throw listenFailure(error, config);
   }
-  process.stdout.write(banner(config, sandbox, extra));
+  const closing: (() => Promise<void>)[] = [];
+  shutDownOnSignals(app, closing);
+  if (cluster.isWorker) {
+    if (config.metrics) exposeToPrimary(app.metrics.registry);
+    process.send!({ type: 'checkout:listening', sandbox: sandbox ?? null } satisfies ListeningMessage);
+    return;
+  }
+  const lines = [...extra, processesLine(config, 1)];
+  if (config.metrics) {
+    const registry = app.metrics.registry;
+    const metrics = await listenForMetrics(config.metrics, () => registry.metrics(), registry.contentType).catch(async (error: unknown) => {
+      await app.close().catch(() => {});
+      throw metricsListenFailure(error, config.metrics!);
+    });
+    closing.push(() => metrics.close());
+    lines.push(`  metrics: ${metrics.url}`);
+  }
+  process.stdout.write(banner(config, sandbox, lines));
+}
+
+/** Stop taking requests, finish those in flight and the jobs running, close storage; then exit. */
+function shutDownOnSignals(app: FastifyInstance, closing: (() => Promise<void>)[]): void {
+  let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      // Ctrl-C reaches the workers and the primary, which then passes SIGTERM on: one shutdown each.
+      if (stopping) return;
+      stopping = true;
       app.log.info({ signal }, 'shutting down');
-      app.close().then(
+      setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+      Promise.all([app.close(), ...closing.map((close) => close())]).then(
         () => process.exit(0),
         () => process.exit(1),
       );
     });
   }
+}
+
+/**
+ * How many server processes to run: `WORKERS`, else one per core; one on PGlite, whose database a single process
+ * holds (saying so when the operator asked for more).
+ */
+export function workerCount(config: Config): number {
+  if (config.databaseUrl) return config.workers.count;
+  if ((config.workers.requested ?? 1) > 1) {
+    process.stderr.write(
+      `WORKERS=${config.workers.requested} is ignored: the embedded PGlite database is opened by one process, so one server process runs. Set DATABASE_URL (PostgreSQL) to run several.\n`,
+    );
+  }
+  return 1;
+}
+
+function processesLine(config: Config, count: number): string {
+  if (count > 1) return `  processes: ${count} (node:cluster, one port; WORKERS)`;
+  return config.databaseUrl ? '  processes: 1 (WORKERS)' : '  processes: 1 (PGlite is opened by one process; DATABASE_URL runs several)';
+}
+
+/**
+ * The primary of `WORKERS` server processes (node:cluster): forks them, prints one banner once all listen (the
+ * sandbox keys from whichever created them; the first starts alone), serves the metrics of all of them when METRICS_PORT is set, replaces a
+ * worker that dies, and on SIGTERM or SIGINT asks every worker to shut down gracefully and exits when they have.
+ * A worker that fails to start has printed its reason; the primary then stops the others and exits with code 1.
+ */
+export async function runPrimary(config: Config, count: number, entry: URL): Promise<void> {
+  const log = pino({ level: config.logLevel, base: { pid: process.pid, role: 'primary' } });
+  cluster.setupPrimary({ exec: fileURLToPath(entry) });
+  let listening = 0;
+  let sandbox: IssuedKeys | undefined;
+  let ready = false;
+  let stopping = false;
+  let exitCode = 0;
+  let metrics: MetricsListener | undefined;
+
+  const stopAll = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+    if (workers.length === 0) process.exit(exitCode);
+    for (const worker of workers) worker.process.kill(signal);
+    setTimeout(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGKILL');
+    }, SHUTDOWN_GRACE_MS + 5_000).unref();
+  };
+
+  cluster.on('message', (_worker, message: ListeningMessage) => {
+    if (message?.type !== 'checkout:listening') return;
+    sandbox ??= message.sandbox ?? undefined;
+    listening += 1;
+    // The first has applied the migrations and made the sandbox merchant: the others start together now.
+    if (listening === 1 && !ready) for (let index = 1; index < count; index += 1) cluster.fork();
+    if (ready || listening < count) return;
+    ready = true;
+    void announce();
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    if (!stopping && ready) {
+      log.error({ worker: worker.process.pid, code, signal }, 'a server process ended; starting another');
+      cluster.fork();
+      return;
+    }
+    if (!stopping) {
+      // It could not start (and said why on stderr): so will the others.
+      exitCode = 1;
+      stopAll('SIGTERM');
+    }
+    if (Object.keys(cluster.workers ?? {}).length === 0) {
+      void (metrics?.close() ?? Promise.resolve()).finally(() => process.exit(exitCode));
+    }
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      log.info({ signal }, 'shutting down the server processes');
+      stopAll('SIGTERM');
+    });
+  }
+
+  async function announce(): Promise<void> {
+    const lines = [processesLine(config, count)];
+    if (config.metrics) {
+      try {
+        metrics = await listenForMetrics(config.metrics, workersMetrics, 'text/plain; version=0.0.4; charset=utf-8');
+        lines.push(`  metrics: ${metrics.url} (every process, aggregated)`);
+      } catch (error) {
+        process.stderr.write(`${metricsListenFailure(error, config.metrics).message}\n`);
+        exitCode = 1;
+        stopAll('SIGTERM');
+        return;
+      }
+    }
+    process.stdout.write(banner(config, sandbox, lines));
+  }
+
+  // One first: a setting or a database it cannot use is then reported once, and migrations run in one process.
+  cluster.fork();
+}
+
+function metricsListenFailure(error: unknown, where: { host: string; port: number }): StartupError {
+  const failure = listenFailure(error, { host: where.host, port: where.port } as Config);
+  return new StartupError(failure.message.replace('(set PORT)', '(set METRICS_PORT)').replace('(set HOST)', '(set METRICS_HOST)'));
 }
 
 function listenFailure(error: unknown, config: Config): StartupError {

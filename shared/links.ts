@@ -44,6 +44,14 @@ export const createLinkRequestSchema = z
     Limit: z
       .preprocess(blankToUndefined, wholeNumber.pipe(z.number().min(1, { message: 'must be at least 1' }).max(1_000_000)).optional())
       .meta({ description: 'How many payments the link takes (a single-charge link takes one).', example: 1 }),
+    /** This service's extension for SUB links: the plan's frequency (an id of /checkout/frequencies; Monthly when absent). */
+    FrequencyId: z
+      .preprocess(blankToUndefined, wholeNumber.pipe(z.number().min(1, { message: 'must be at least 1' }).max(11, { message: 'must be at most 11' })).optional())
+      .meta({ description: 'SUB links only: the plan frequency, an id of GET /checkout/frequencies (Monthly when absent).', example: 6 }),
+    /** This service's extension for SUB links: how many payments in all, the first included (absent: until cancelled). */
+    NumberOfPayments: z
+      .preprocess(blankToUndefined, wholeNumber.pipe(z.number().min(1, { message: 'must be at least 1' }).max(1000)).optional())
+      .meta({ description: 'SUB links only: how many payments in all, the first included (absent: until cancelled).', example: 12 }),
   })
   .meta({ id: 'CreatePaymentLinkRequest', example: LINK_REQUEST_EXAMPLE });
 export type CreateLinkRequest = z.infer<typeof createLinkRequestSchema>;
@@ -85,6 +93,8 @@ export const paymentLinkSchema = z
     mobile: z.string().nullable(),
     supportCode: z.string().describe('a short human code (`PL` and 10 characters) to quote to support'),
     paymentCount: z.number().int().describe('payments completed through the link'),
+    frequencyId: z.number().int().nullable().describe("a SUB link's plan: its frequency id; null for other links"),
+    numberOfPayments: z.number().int().nullable().describe("a SUB link's plan: payments in all, the first included; null until cancelled (or not a SUB link)"),
   })
   .meta({ id: 'PaymentLink' });
 export type PaymentLink = z.infer<typeof paymentLinkSchema>;

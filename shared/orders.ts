@@ -80,6 +80,8 @@ export const orderSchema = z.object({
   recurringPaymentId: z.number().nullable(),
   paymentLinkReference: z.string().nullable(),
   recurringPaymentReference: z.string().nullable(),
+  frequencyId: z.number().int().nullable().describe('the subscription plan this order starts: a frequency id (`/checkout/frequencies`), else null'),
+  numberOfPayments: z.number().int().nullable().describe('the plan: payments in all, the first included; null until cancelled'),
 });
 
 export const customerSchema = z.object({

@@ -152,6 +152,7 @@ export const orderStatusDataSchema = z.object({
   amount_received: z.number().describe('for a bank transfer: what has arrived so far'),
   excess_amount: z.number().describe('for a bank transfer: what arrived beyond the amount due, recorded for refund'),
   transfer_expires_at: z.string().nullable(),
+  amount_refunded: z.number().describe('what successful refunds sent back to the customer (the order is 6 Reversed once all is refunded)'),
 });
 export type OrderStatusData = z.infer<typeof orderStatusDataSchema>;
 

@@ -5,6 +5,7 @@ import { optionalText } from './fields.ts';
 import { paymentLinkSchema } from './links.ts';
 import { statusIdSchema } from './orders.ts';
 import { orderPaymentSchema } from './payments.ts';
+import { refundSchema } from './refunds.ts';
 
 /**
  * Verify's request (protocol.md 4.8): `{"reference"}` in the clear, or the same JSON encrypted in `data` (the
@@ -43,6 +44,7 @@ export const verifyDataSchema = z
     paymentLinkReference: z.string().nullable(),
     recurringPaymentId: int().nullable(),
     recurringPaymentReference: z.string().nullable(),
+    recurringPeriod: int().nullable().describe('for a recurring charge, the period of its subscription it pays (2, 3, ...); null otherwise'),
     fee: z.number(),
     feeRate: z.number(),
     subsidiaryFee: z.number(),
@@ -94,6 +96,9 @@ export const verifyDataSchema = z
       }),
     ),
     paymentLink: paymentLinkSchema.nullable(),
+    amountRefunded: z.number().describe('what successful refunds sent back to the customer'),
+    amountRefundable: z.number().describe('what may still be refunded (refunds being confirmed hold their amount)'),
+    refunds: z.array(refundSchema).describe('every refund of the order, oldest first'),
     subsidiary: z.object({ id: int(), name: z.string() }),
     orderOrigin: z
       .enum(['server', 'browser'])

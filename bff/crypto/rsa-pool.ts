@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 
 /**
- * RSA private operations (about 3.3 ms of CPU for RSA-4096) run on a pool of worker threads, one per core, so
+ * RSA private operations (about 3.3 ms of CPU for RSA-4096) run on a pool of worker threads, up to one per core, so
  * the event loop keeps answering other requests while a burst of encrypted payloads is decrypted. Each task
  * carries the private key as PKCS#8 DER; the worker parses it once and caches the KeyObject by key id.
  */
@@ -34,9 +34,12 @@ export class RsaPool {
       filename: new URL('./rsa-worker.cjs', import.meta.url).href,
       // Plain node in the threads: the worker is JavaScript, and the parent's loader flags (tsx) have no work there.
       execArgv: [],
-      // Started up front so the first legacy payload after start does not pay for spawning a thread.
-      minThreads: this.threads,
+      // Started by the first legacy payloads, not up front: a thread costs about 22 MiB resident, and a merchant whose
+      // clients all use JWE never needs one. The first legacy payload after a start or a quiet minute pays for
+      // spawning its thread (tens of milliseconds); threads idle for a minute are stopped.
+      minThreads: 0,
       maxThreads: this.threads,
+      idleTimeout: 60_000,
       concurrentTasksPerWorker: 1,
     });
   }

@@ -7,3 +7,12 @@ export function linkCapacity(link: { paymentType: 'SC' | 'MC' | 'SUB'; payerLimi
   if (link.paymentType === 'SC') return 1;
   return link.payerLimit > 0 ? link.payerLimit : Number.POSITIVE_INFINITY;
 }
+
+/** A SUB link made without a frequency (the gateway's create has none) bills monthly. */
+export const DEFAULT_FREQUENCY_ID = 6;
+
+/** The plan an order of this link subscribes to: SUB links only. */
+export function linkPlan(link: { paymentType: 'SC' | 'MC' | 'SUB'; frequencyId: number | null; numberOfPayments: number | null }): { frequencyId: number; numberOfPayments: number | null } | null {
+  if (link.paymentType !== 'SUB') return null;
+  return { frequencyId: link.frequencyId ?? DEFAULT_FREQUENCY_ID, numberOfPayments: link.numberOfPayments };
+}

@@ -31,6 +31,11 @@ export type Order = {
   createdBy: OrderOrigin;
   /** The customer the merchant vouched for with a customer session, whose saved cards the order may use and add to. */
   shopperId: number | null;
+  /** The subscription (recurring payment) this order started or charges; null for a one-off order. */
+  subscriptionId: number | null;
+  subscriptionReference: string | null;
+  /** For a recurring charge, the period it pays (2, 3, ...); null for the order that started the subscription. */
+  recurringPeriod: number | null;
 };
 
 export type { PaymentStage };

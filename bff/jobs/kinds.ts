@@ -9,8 +9,12 @@ export type Job =
   | { kind: 'payment.expire-authentication'; payload: { paymentId: number } }
   /** An attempt still processing: the processor's record decides (a crash, a timeout, a lost answer). */
   | { kind: 'payment.requery'; payload: { paymentId: number } }
+  /** A refund still processing: the processor's record decides (a crash, a timeout, a lost answer). */
+  | { kind: 'refund.requery'; payload: { refundId: number } }
   /** One attempt at a webhook delivery; it runs again (backoff) until delivered or out of its 3-day window. */
   | { kind: 'webhook.deliver'; payload: { deliveryId: string } }
+  /** A subscription's charges: runs at each due time (or retry) until the subscription ends; one per subscription. */
+  | { kind: 'subscription.charge'; payload: { subscriptionId: number } }
   /** Hourly: idempotency keys past their 24-hour window are deleted. */
   | { kind: 'maintenance.purge-idempotency-keys'; payload: Record<string, never> };
 

@@ -1,8 +1,17 @@
 import * as jobs from '../repositories/jobs.ts';
 import type { Queryable } from '../storage/storage.ts';
+import { currentReqId } from '../request-context.ts';
 import { jobKey, type Job } from './kinds.ts';
 
-/** Adds a job inside the caller's transaction, to run at `runAt` on the app's clock; once per key while pending. */
+/** The member of a stored payload that carries the id of the request that caused the job (not the handler's). */
+export const REQUEST_ID_MEMBER = '_reqId';
+
+/**
+ * Adds a job inside the caller's transaction, to run at `runAt` on the app's clock; once per key while pending. The
+ * request (or job) enqueuing it lends it its request id, which the runner puts on the job's log lines.
+ */
 export async function enqueue(db: Queryable, job: Job, runAt: Date, now: Date): Promise<void> {
-  await jobs.enqueueJob(db, { kind: job.kind, key: jobKey(job), payload: job.payload, runAt, now });
+  const reqId = currentReqId();
+  const payload = reqId ? { ...job.payload, [REQUEST_ID_MEMBER]: reqId } : job.payload;
+  await jobs.enqueueJob(db, { kind: job.kind, key: jobKey(job), payload, runAt, now });
 }

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import * as jobs from '../repositories/jobs.ts';
 import type { Clock } from '../services/clock.ts';
+import { runInJob } from '../request-context.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { JobHandlers, JobKind, JobResult } from './kinds.ts';
+import { REQUEST_ID_MEMBER } from './queue.ts';
 
 export type RunnerOptions = {
   /** How long a claim holds: longer than any handler runs (a webhook delivery times out well within it). */
@@ -16,7 +18,7 @@ export type RunnerOptions = {
 
 export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = { leaseMs: 60_000, batchSize: 8, maxAttempts: 12 };
 
-type Logger = { error(object: object, message: string): void; warn(object: object, message: string): void };
+type Logger = { error(object: object, message: string): void; warn(object: object, message: string): void; debug(object: object, message: string): void };
 
 /**
  * Runs due jobs from the database. Any number of runners (processes) share one queue: each round claims a batch
@@ -57,7 +59,13 @@ export class JobRunner {
     await Promise.allSettled([...this.running]);
   }
 
-  private async runOne(row: jobs.JobRow): Promise<void> {
+  /** Runs a job in the context of the request that caused it: its log lines carry that request's `reqId`. */
+  private runOne(row: jobs.JobRow): Promise<void> {
+    const { [REQUEST_ID_MEMBER]: reqId, ...payload } = (row.payload ?? {}) as Record<string, unknown>;
+    return runInJob(typeof reqId === 'string' ? reqId : undefined, () => this.runClaimed({ ...row, payload }));
+  }
+
+  private async runClaimed(row: jobs.JobRow): Promise<void> {
     const handler = this.handlers[row.kind as JobKind] as ((payload: unknown) => Promise<JobResult>) | undefined;
     let result: JobResult;
     if (!handler) {
@@ -70,6 +78,7 @@ export class JobRunner {
       }
     }
     if (result.outcome === 'done') {
+      this.log.debug({ job: { id: row.id, kind: row.kind, attempts: row.attempts } }, 'job done');
       await jobs.completeJob(this.storage, row.id, this.worker);
     } else if (result.outcome === 'again') {
       await jobs.rescheduleJob(this.storage, row.id, this.worker, result.at, null, true);

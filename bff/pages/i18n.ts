@@ -30,6 +30,17 @@ interface Catalog {
   authenticationExpired: Message;
   authenticationFinished: Message;
   returnToMerchant: string;
+  subscription: {
+    plan: string;
+    manage: string;
+    cancelLink: string;
+    cancelTitle: string;
+    cancelQuestion(merchant: string): string;
+    cancelButton: string;
+    cancelled(merchant: string): Message;
+    alreadyEnded: Message;
+    notFound: Message;
+  };
   result: { successful(order: string): Message; pending(order: string): Message; failed(order: string): Message };
   authentication: {
     title: string;
@@ -71,6 +82,17 @@ const en: Catalog = {
   authenticationExpired: ['Authentication expired', 'This authentication has expired: it was not completed in time. Return to the merchant to pay again.'],
   authenticationFinished: ['Authentication finished', 'This payment is no longer waiting for authentication.'],
   returnToMerchant: 'Return to the merchant',
+  subscription: {
+    plan: 'Subscription',
+    manage: 'You can cancel this subscription at any time.',
+    cancelLink: 'Cancel this subscription',
+    cancelTitle: 'Cancel your subscription',
+    cancelQuestion: (merchant) => `Stop paying ${merchant} for this subscription? No further payment will be taken.`,
+    cancelButton: 'Cancel subscription',
+    cancelled: (merchant) => ['Subscription cancelled', `Your subscription with ${merchant} is cancelled. No further payment will be taken.`],
+    alreadyEnded: ['Subscription ended', 'This subscription has already ended. No further payment will be taken.'],
+    notFound: ['Subscription not found', 'This cancel link is not valid. Use the link on your receipt, or contact the merchant.'],
+  },
   result: {
     successful: (order) => ['Payment successful', `Your payment for order ${order} was successful. You can close this page.`],
     pending: (order) => ['Payment pending', `The payment for order ${order} is waiting for confirmation. The merchant will let you know when it arrives.`],
@@ -116,6 +138,17 @@ const fr: Catalog = {
   authenticationExpired: ['Authentification expirée', "Cette authentification a expiré : elle n'a pas été faite à temps. Retournez chez le marchand pour payer à nouveau."],
   authenticationFinished: ['Authentification terminée', "Ce paiement n'attend plus d'authentification."],
   returnToMerchant: 'Retourner chez le marchand',
+  subscription: {
+    plan: 'Abonnement',
+    manage: 'Vous pouvez annuler cet abonnement à tout moment.',
+    cancelLink: 'Annuler cet abonnement',
+    cancelTitle: 'Annuler votre abonnement',
+    cancelQuestion: (merchant) => `Arrêter de payer ${merchant} pour cet abonnement ? Aucun autre paiement ne sera prélevé.`,
+    cancelButton: "Annuler l'abonnement",
+    cancelled: (merchant) => ['Abonnement annulé', `Votre abonnement chez ${merchant} est annulé. Aucun autre paiement ne sera prélevé.`],
+    alreadyEnded: ['Abonnement terminé', 'Cet abonnement est déjà terminé. Aucun autre paiement ne sera prélevé.'],
+    notFound: ['Abonnement introuvable', "Ce lien d'annulation n'est pas valide. Utilisez le lien de votre reçu, ou contactez le marchand."],
+  },
   result: {
     successful: (order) => ['Paiement réussi', `Votre paiement pour la commande ${order} a réussi. Vous pouvez fermer cette page.`],
     pending: (order) => ['Paiement en attente', `Le paiement pour la commande ${order} attend sa confirmation. Le marchand vous préviendra à son arrivée.`],

@@ -15,13 +15,21 @@ import type { PageLocale } from './i18n.ts';
 export type LinkFormValues = { firstname: string; lastname: string; email: string; mobile: string; amount: string };
 export type LinkFormErrors = Partial<Record<keyof LinkFormValues, string>>;
 
-export function linkHeader(link: StoredLink, merchant: Brand, locale: PageLocale): SafeHtml {
+/**
+ * A subscription's plan under the link's header: its words (shared/plan.ts, as the widget says it), and once the
+ * customer subscribed, the link that cancels it (a signed token: the order's page is the customer's own).
+ */
+export type PlanView = { words: string; cancelHref?: string | undefined };
+
+export function linkHeader(link: StoredLink, merchant: Brand, locale: PageLocale, plan?: PlanView): SafeHtml {
   return html`<header class="link-header">
 ${link.backgroundImage ? html`<img class="link-background" src="${link.backgroundImage}" alt="">` : ''}
 ${merchantMark(merchant)}
 <h1>${link.name}</h1>
 <p>${link.description}</p>
 ${link.amountMinor === null ? '' : html`<p class="amount">${locale.money(link.amountMinor, link.currency)}</p>`}
+${plan ? html`<p class="plan" data-testid="plan"><strong>${locale.t.subscription.plan}:</strong> ${plan.words}</p>` : ''}
+${plan?.cancelHref ? html`<p class="plan-cancel">${locale.t.subscription.manage} <a href="${plan.cancelHref}" data-testid="cancel-subscription">${locale.t.subscription.cancelLink}</a></p>` : ''}
 </header>`;
 }
 
@@ -42,7 +50,7 @@ ${error ? html`<p id="${name}-error" class="error">${error}</p>` : ''}
 const AMOUNT_PATTERN = '\\s*[0-9][0-9\\s,.]*';
 const MOBILE_PATTERN = '\\+?[0-9 \\(\\)\\-]{7,20}';
 
-export function linkFormPage(link: StoredLink, merchant: Brand, values: LinkFormValues, errors: LinkFormErrors, orderReference: string, locale: PageLocale): string {
+export function linkFormPage(link: StoredLink, merchant: Brand, values: LinkFormValues, errors: LinkFormErrors, orderReference: string, locale: PageLocale, plan?: PlanView): string {
   const { t } = locale;
   const hasErrors = Object.keys(errors).length > 0;
   return page({
@@ -50,7 +58,7 @@ export function linkFormPage(link: StoredLink, merchant: Brand, values: LinkForm
     lang: locale.tag,
     script: true,
     body: html`<main class="link-page">
-${linkHeader(link, merchant, locale)}
+${linkHeader(link, merchant, locale, plan)}
 <form method="post" class="link-form">
 <input type="hidden" name="order" value="${orderReference}">
 ${hasErrors ? html`<p class="error" role="alert">${t.correctFields}</p>` : ''}

@@ -8,7 +8,9 @@ import { callerOf } from './auth.ts';
 /**
  * `Idempotency-Key` (protocol.md 4.12) on the routes that change something. A route opts in with one config
  * line: `idempotent: true` for a plain body, `idempotent: { plain: schema }` for an encrypted one, so "the same
- * request" means the same decrypted payload (a retry re-encrypts with a fresh IV, so its ciphertext differs).
+ * request" means the same decrypted payload (a retry re-encrypts with a fresh IV, so its ciphertext differs), and
+ * `idempotent: { plain: schema, clear: true }` for a body taken plain or encrypted (refund): without `data` the
+ * validated plain body is the payload, so the same request plain or encrypted is the same request.
  *
  * Before the handler runs: the header is checked, the payload decrypted and validated (once; the handler's
  * `decryptPayload` reuses it) and the key claimed, or the stored answer is sent instead. Answers given before
@@ -16,7 +18,7 @@ import { callerOf } from './auth.ts';
  * request may reuse its key. Once claimed, whatever the route answers is stored, error envelopes and 5xx included.
  * Routes without the option ignore the header.
  */
-export type IdempotencyOption = true | { plain: z.ZodType };
+export type IdempotencyOption = true | { plain: z.ZodType; clear?: boolean };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -59,7 +61,8 @@ export default fp<{ masterKey: Buffer }>(
       const key = readKey(request);
       if (key === undefined) return;
       const caller = callerOf(request);
-      const payload = option === true ? request.body : await request.decryptPayload(option.plain);
+      const sentPlain = option === true || (option.clear === true && (request.body as { data?: unknown } | undefined)?.data === undefined);
+      const payload = sentPlain ? request.body : await request.decryptPayload(option.plain);
       const fingerprint = service.fingerprint({ method: request.method, route: request.routeOptions.url ?? request.url, params: request.params, payload });
       const scope = { merchantId: caller.merchant.id, mode: caller.mode };
       const claim = await service.claim(scope, key, fingerprint);

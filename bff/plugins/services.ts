@@ -18,6 +18,8 @@ import { MerchantService } from '../services/merchants.ts';
 import { OrderService } from '../services/orders.ts';
 import { Outbox } from '../services/outbox.ts';
 import { PaymentService } from '../services/payments.ts';
+import { RefundService } from '../services/refunds.ts';
+import { SubscriptionService } from '../services/subscriptions.ts';
 import { WebhookService } from '../services/webhooks.ts';
 
 declare module 'fastify' {
@@ -27,6 +29,7 @@ declare module 'fastify' {
     links: LinkService;
     fees: FeeService;
     payments: PaymentService;
+    refunds: RefundService;
     orders: OrderService;
     outbox: Outbox;
     /** Signs and verifies short-lived tokens (JWT, one key per audience). */
@@ -38,6 +41,7 @@ declare module 'fastify' {
     webhooks: WebhookService;
     /** The sandbox acquirer (test mode): its 3-D Secure page is served by `routes/sandbox-issuer.ts`. */
     sandbox: SandboxProcessor;
+    subscriptions: SubscriptionService;
     /** Every durable job kind's handler; the jobs plugin runs them. */
     jobHandlers: JobHandlers;
   }
@@ -74,12 +78,18 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     app.decorate('fees', new FeeService(orders));
     app.decorate('payments', new PaymentService(app.storage, registry, clock, settings, lifecycle, orders));
     app.decorate('orders', orders);
+    const refunds = new RefundService(app.storage, registry, clock, lifecycle, orders, outbox, config.processorTimeoutMs);
+    app.decorate('refunds', refunds);
     app.decorate('outbox', outbox);
     app.decorate('webhooks', webhooks);
     app.decorate('sandbox', sandbox);
+    const subscriptions = new SubscriptionService(app.storage, registry, clock, outbox, lifecycle, signedTokens, { processorTimeoutMs: config.processorTimeoutMs });
+    app.decorate('subscriptions', subscriptions);
     app.decorate('jobHandlers', {
       ...deadlines.handlers(),
       ...webhooks.handlers(),
+      ...refunds.handlers(),
+      ...subscriptions.handlers(),
       'maintenance.purge-idempotency-keys': async () => {
         await purgeExpiredIdempotencyKeys(app.storage, new Date(clock.now().getTime() - IDEMPOTENCY_WINDOW_MS));
         return { outcome: 'again', at: new Date(clock.now().getTime() + 3_600_000) };

@@ -11,7 +11,8 @@ declare module 'fastify' {
 /**
  * The built widget (dist/widget) under /widget/, with the element manifest and embed.d.ts, and the embed script
  * at /embed.js. In development Vite serves /widget/ itself and hands page templates in through `templates`.
- * Hashed assets are cached for a year; the embed script's URL is stable, so it is cached briefly.
+ * Hashed assets are cached for a year; the embed script's URL is stable, so it is cached briefly. The build writes
+ * brotli and gzip variants beside each text file, sent to browsers that accept them (with `Vary: Accept-Encoding`).
  */
 export default fp<{ distDir: string; cachePages: boolean; templates?: TemplateSource | undefined }>(
   async (app, { distDir, cachePages, templates }) => {
@@ -20,6 +21,7 @@ export default fp<{ distDir: string; cachePages: boolean; templates?: TemplateSo
       prefix: '/widget/',
       index: false,
       wildcard: true,
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (response, filePath) => {
         response.header('cache-control', /[\\/]assets[\\/]/.test(filePath) ? 'public, max-age=31536000, immutable' : 'public, max-age=300');

@@ -15,6 +15,8 @@ import { paymentOptionsFor } from '../services/orders.ts';
 import { toSubsidiary } from '../services/links.ts';
 import type { Order, Payment } from '../domain/order.ts';
 import { isFinal, STATUS_NAMES } from '../domain/lifecycle.ts';
+import type { Refund } from '../domain/refunds.ts';
+import { presentRefund, presentRefundTotals } from './refunds.ts';
 
 /** How orders and payments look on the wire. Pure functions of stored state; no I/O. */
 const major = (minor: number, currency: string) => toMajorUnits(minor, currency);
@@ -30,10 +32,13 @@ function wireCurrencyId(currency: string): number {
   return id;
 }
 
-/** The attempt that speaks for the order: the successful one if any, else the latest. */
+/** The attempt that speaks for the order: the successful one (or the one refunded in full) if any, else the latest. */
 export function representativePayment(payments: readonly Payment[]): Payment | undefined {
-  return payments.find((payment) => payment.statusId === 5) ?? payments.at(-1);
+  return payments.find((payment) => payment.statusId === 5 || payment.statusId === 6) ?? payments.at(-1);
 }
+
+/** What successful refunds of an order sent back, in minor units. */
+const refundedMinor = (refunds: readonly Refund[]) => refunds.filter((refund) => refund.state === 'succeeded').reduce((sum, refund) => sum + refund.amountMinor, 0);
 
 /** The customer as the wire shows it: camel case, whatever the request's casing was. */
 export function presentCustomer(order: Order) {
@@ -56,7 +61,7 @@ export function presentOrderPayment(order: Order, payment: Payment) {
   };
 }
 
-export function presentStatus(order: Order, payment: Payment | undefined): { isFinal: boolean; requery: boolean; data: OrderStatusData } {
+export function presentStatus(order: Order, payment: Payment | undefined, refunds: readonly Refund[]): { isFinal: boolean; requery: boolean; data: OrderStatusData } {
   const statusId = payment?.statusId ?? order.statusId;
   const currency = order.currency;
   const data: OrderStatusData = {
@@ -92,6 +97,7 @@ export function presentStatus(order: Order, payment: Payment | undefined): { isF
     amount_received: major(payment?.option === 'bank-transfer' ? payment.receivedMinor : 0, currency),
     excess_amount: major(payment?.option === 'bank-transfer' ? payment.excessMinor : 0, currency),
     transfer_expires_at: payment?.stage === 'transfer' ? stamp(payment.transferExpiresAt) : null,
+    amount_refunded: major(refundedMinor(refunds), currency),
   };
   // A payment still awaiting something is not final; an order with no attempt yet is not final either.
   return { isFinal: payment ? isFinal(payment.statusId) : false, requery: payment?.responseCode === '91', data };
@@ -115,10 +121,12 @@ export function presentVerify(
   merchant: Merchant,
   paymentLink: PaymentLink | null,
   savedCards: readonly SavedCardRow[],
+  refunds: readonly Refund[],
 ): VerifyData {
   const payment = representativePayment(payments);
   const currency = order.currency;
   const statusId = order.statusId;
+  const totals = presentRefundTotals(payments, refunds, currency);
   const savedToken = (each: Payment) =>
     savedCards.find((card) => card.first6 === each.cardFirst6 && card.last4 === each.cardLast4 && card.expiry === each.cardExpiry)?.token ?? null;
   return {
@@ -138,8 +146,9 @@ export function presentVerify(
     currencyName: currency,
     paymentLinkId: paymentLink?.id ?? null,
     paymentLinkReference: paymentLink?.reference ?? null,
-    recurringPaymentId: null,
-    recurringPaymentReference: null,
+    recurringPaymentId: order.subscriptionId,
+    recurringPaymentReference: order.subscriptionReference,
+    recurringPeriod: order.recurringPeriod,
     fee: major(payment?.feeMinor ?? 0, currency),
     feeRate: payment?.feeRate ?? 0,
     subsidiaryFee: major(payment?.subsidiaryFeeMinor ?? 0, currency),
@@ -183,6 +192,9 @@ export function presentVerify(
         };
       }),
     paymentLink,
+    amountRefunded: totals.amountRefunded,
+    amountRefundable: totals.amountRefundable,
+    refunds: refunds.map((refund) => presentRefund(refund, order)),
     subsidiary: { id: merchant.id, name: merchant.name },
     orderOrigin: order.createdBy,
   };
@@ -205,14 +217,16 @@ export function presentCreatedOrder({ order, merchant, link, savedCards, canSave
       currency: order.currency,
       narration: order.description,
       paymentLinkId: link?.id ?? null,
-      recurringPaymentId: null,
+      recurringPaymentId: order.subscriptionId,
       paymentLinkReference: link?.reference ?? null,
-      recurringPaymentReference: null,
+      recurringPaymentReference: order.subscriptionReference,
+      frequencyId: order.frequencyId,
+      numberOfPayments: order.numberOfPayments,
     },
     subsidiary: toSubsidiary(merchant),
     customer: presentCustomer(order),
     payment: { code: null, source: null, selectedOption: null, accountNumber: null, bankProviderName: null },
-    otherPaymentOptions: paymentOptionsFor(order.currency),
+    otherPaymentOptions: paymentOptionsFor(order.currency, order.frequencyId !== null),
     savedCards: savedCards.map((card) => ({ token: card.token, brand: card.brand, first6: card.first6, last4: card.last4, expiry: card.expiry })),
     canSaveCard,
     clientToken: clientToken ? { token: clientToken.token, expiresAt: formatTimestamp(clientToken.expiresAt) } : null,

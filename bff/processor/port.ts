@@ -50,6 +50,29 @@ export type TransferAccount = { accountNumber: string; bankName: string; bankCod
 
 export type PaymentMethod = 'C' | 'bank-transfer';
 
+/** Money going back to the customer from an earlier charge (or transfer) `chargeReference`, in part or in full. */
+export type RefundRequest = {
+  /** The refund's own reference: the processor's key for it, for `lookupRefund`; a repeated call refunds once. */
+  reference: string;
+  chargeReference: string;
+  amountMinor: number;
+  currency: string;
+};
+
+/**
+ * A refund ends succeeded (with the processor's reference for it), declined (the normalised ISO 8583 code beside
+ * the processor's own), or unknown (a timeout, a lost answer: never taken for a decline, since the money may have
+ * gone back; the refund stays processing and the `refund.requery` job asks `lookupRefund`).
+ */
+export type RefundSettled =
+  | { kind: 'succeeded'; processorReference: string; rawCode: string }
+  | { kind: 'declined'; code: DeclineCode; rawCode: string };
+
+export type RefundResult = RefundSettled | { kind: 'unknown'; detail: string };
+
+/** What the processor's own record says of a refund. */
+export type RefundLookupResult = RefundSettled | { kind: 'pending' } | { kind: 'not-found' } | { kind: 'unknown'; detail: string };
+
 export interface PaymentProcessor {
   readonly name: string;
   /** Whether this processor takes this merchant's payments of this method and currency in this mode. */
@@ -59,4 +82,7 @@ export interface PaymentProcessor {
   completeAction(reference: string): Promise<ChargeResult>;
   openTransferAccount(request: ChargeRequest): Promise<TransferAccount>;
   lookup(reference: string): Promise<LookupResult>;
+  /** Sends money of an approved charge or a received transfer back to the customer. */
+  refund(request: RefundRequest): Promise<RefundResult>;
+  lookupRefund(reference: string): Promise<RefundLookupResult>;
 }

@@ -17,6 +17,9 @@ export type StoredLink = {
   backgroundImage: string | null;
   website: string | null;
   payerLimit: number;
+  /** A SUB link's plan (null on other links; a SUB link without a frequency bills monthly). */
+  frequencyId: number | null;
+  numberOfPayments: number | null;
   uses: number;
   isActive: boolean;
   createdAt: Date;
@@ -26,14 +29,14 @@ type LinkRow = {
   id: number; merchant_id: number; mode: Mode; reference: string; code: string; name: string; description: string;
   payment_type: StoredLink['paymentType']; currency: string; auth_option: StoredLink['authOption'];
   amount_minor: number | null; mobile: string | null; background_image: string | null; website: string | null;
-  payer_limit: number; uses: number; is_active: boolean; created_at: Date;
+  payer_limit: number; frequency_id: number | null; number_of_payments: number | null; uses: number; is_active: boolean; created_at: Date;
 };
 
 const toLink = (row: LinkRow): StoredLink => ({
   id: row.id, merchantId: row.merchant_id, mode: row.mode, reference: row.reference, code: row.code, name: row.name,
   description: row.description, paymentType: row.payment_type, currency: row.currency, authOption: row.auth_option,
   amountMinor: row.amount_minor, mobile: row.mobile, backgroundImage: row.background_image, website: row.website,
-  payerLimit: row.payer_limit, uses: row.uses, isActive: row.is_active, createdAt: row.created_at,
+  payerLimit: row.payer_limit, frequencyId: row.frequency_id, numberOfPayments: row.number_of_payments, uses: row.uses, isActive: row.is_active, createdAt: row.created_at,
 });
 
 export type NewLink = Omit<StoredLink, 'id' | 'uses' | 'isActive' | 'createdAt'>;
@@ -41,10 +44,10 @@ export type NewLink = Omit<StoredLink, 'id' | 'uses' | 'isActive' | 'createdAt'>
 export async function insertLink(db: Queryable, link: NewLink): Promise<StoredLink> {
   const [row] = await db.query<LinkRow>(
     `INSERT INTO payment_links (merchant_id, mode, reference, code, name, description, payment_type, currency,
-       auth_option, amount_minor, mobile, background_image, website, payer_limit)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+       auth_option, amount_minor, mobile, background_image, website, payer_limit, frequency_id, number_of_payments)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
     [link.merchantId, link.mode, link.reference, link.code, link.name, link.description, link.paymentType, link.currency,
-      link.authOption, link.amountMinor, link.mobile, link.backgroundImage, link.website, link.payerLimit],
+      link.authOption, link.amountMinor, link.mobile, link.backgroundImage, link.website, link.payerLimit, link.frequencyId, link.numberOfPayments],
   );
   return toLink(row!);
 }
@@ -72,7 +75,7 @@ export async function lockLinkTaken(db: Queryable, id: number, exceptOrderId: nu
   if (!row) return undefined;
   const [open] = await db.query<{ count: number | string }>(
     `SELECT count(*) AS count FROM order_payments p JOIN orders o ON o.id = p.order_id
-     WHERE o.payment_link_id = $1 AND o.id <> $2 AND p.status_id = 2`,
+     WHERE o.payment_link_id = $1 AND o.id <> $2 AND o.recurring_period IS NULL AND p.status_id = 2`,
     [id, exceptOrderId],
   );
   return { link: toLink(row), taken: row.uses + Number(open?.count ?? 0) };
@@ -88,11 +91,12 @@ export async function listLinks(db: Queryable, merchantId: number, mode: Mode, l
   return { links: rows.map(toLink), total: count?.total ?? 0 };
 }
 
-export type LinkChanges = Partial<Pick<StoredLink, 'name' | 'description' | 'paymentType' | 'authOption' | 'amountMinor' | 'mobile' | 'backgroundImage' | 'website' | 'payerLimit' | 'isActive'>>;
+export type LinkChanges = Partial<Pick<StoredLink, 'name' | 'description' | 'paymentType' | 'authOption' | 'amountMinor' | 'mobile' | 'backgroundImage' | 'website' | 'payerLimit' | 'isActive' | 'frequencyId' | 'numberOfPayments'>>;
 
 const COLUMNS: Record<keyof LinkChanges, string> = {
   name: 'name', description: 'description', paymentType: 'payment_type', authOption: 'auth_option', amountMinor: 'amount_minor',
   mobile: 'mobile', backgroundImage: 'background_image', website: 'website', payerLimit: 'payer_limit', isActive: 'is_active',
+  frequencyId: 'frequency_id', numberOfPayments: 'number_of_payments',
 };
 
 /** Changes the given columns of one of the merchant's links in a mode; undefined when there is no such link. */

@@ -9,11 +9,12 @@ type OrderRow = {
   currency: string; description: string | null; items: { name: string; amountMinor: number }[]; redirect_url: string | null;
   payment_link_id: number | null; frequency_id: number | null; number_of_payments: number | null; auth_option: 'AUTH' | 'NOAUTH';
   fee_rules: FeeRule[]; status_id: StatusId; created_at: Date; updated_at: Date; created_by: OrderOrigin; shopper_id: number | null;
+  subscription_id: number | null; subscription_reference: string | null; recurring_period: number | null;
   customer_id: number; email: string | null; first_name: string; last_name: string; mobile: string | null; country: string | null;
 };
 
-const SELECT_ORDER = `SELECT o.*, c.email, c.first_name, c.last_name, c.mobile, c.country
-  FROM orders o JOIN customers c ON c.id = o.customer_id`;
+const SELECT_ORDER = `SELECT o.*, c.email, c.first_name, c.last_name, c.mobile, c.country, s.reference AS subscription_reference
+  FROM orders o JOIN customers c ON c.id = o.customer_id LEFT JOIN subscriptions s ON s.id = o.subscription_id`;
 
 function toOrder(row: OrderRow): Order {
   return {
@@ -23,6 +24,7 @@ function toOrder(row: OrderRow): Order {
     paymentLinkId: row.payment_link_id, frequencyId: row.frequency_id, numberOfPayments: row.number_of_payments, authOption: row.auth_option,
     feeRules: row.fee_rules, statusId: row.status_id, createdAt: row.created_at, updatedAt: row.updated_at,
     createdBy: row.created_by, shopperId: row.shopper_id,
+    subscriptionId: row.subscription_id, subscriptionReference: row.subscription_reference, recurringPeriod: row.recurring_period,
   };
 }
 
@@ -36,7 +38,12 @@ export async function insertCustomer(db: Queryable, merchantId: number, mode: Mo
   return { ...customer, email: customer.email?.toLowerCase() ?? null, id: row!.id };
 }
 
-export type NewOrder = Omit<Order, 'id' | 'customer' | 'statusId' | 'createdAt' | 'updatedAt'> & { customerId: number; paymentMeta: unknown };
+export type NewOrder = Omit<Order, 'id' | 'customer' | 'statusId' | 'createdAt' | 'updatedAt' | 'subscriptionId' | 'subscriptionReference' | 'recurringPeriod'> & {
+  customerId: number;
+  paymentMeta: unknown;
+  /** A recurring charge's subscription and period (the pair is unique: one order per period). */
+  recurring?: { subscriptionId: number; period: number };
+};
 
 /**
  * Inserts the order, or returns undefined when this reference is already used by an order of the same origin. Times come from the
@@ -46,13 +53,13 @@ export async function insertOrder(db: Queryable, order: NewOrder, now: Date): Pr
   const [row] = await db.query<{ id: number }>(
     `INSERT INTO orders (merchant_id, mode, reference, processor_reference, customer_id, amount_minor, currency, description, items,
        redirect_url, payment_link_id, frequency_id, number_of_payments, auth_option, fee_rules, payment_meta, created_at, updated_at,
-       created_by, shopper_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18, $19)
-     ON CONFLICT (merchant_id, mode, created_by, reference) DO NOTHING RETURNING id`,
+       created_by, shopper_id, subscription_id, recurring_period)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18, $19, $20, $21)
+     ON CONFLICT DO NOTHING RETURNING id`,
     [order.merchantId, order.mode, order.reference, order.processorReference, order.customerId, order.amountMinor, order.currency,
       order.description, JSON.stringify(order.items), order.redirectUrl, order.paymentLinkId, order.frequencyId, order.numberOfPayments,
       order.authOption, JSON.stringify(order.feeRules), order.paymentMeta === undefined ? null : JSON.stringify(order.paymentMeta), now,
-      order.createdBy, order.shopperId],
+      order.createdBy, order.shopperId, order.recurring?.subscriptionId ?? null, order.recurring?.period ?? null],
   );
   return row?.id;
 }

@@ -111,13 +111,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
  * (and only here, parsers being scoped to this plugin) an empty JSON body reads as no body.
  */
 async function linkStatusRoutes(app: FastifyInstance): Promise<void> {
-  const parseJson = app.getDefaultJsonParser('remove', 'remove');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text.trim() === '') return done(null, undefined);
-    return parseJson(request, text, done);
-  });
+  acceptEmptyJson(app);
   const typed = app.withTypeProvider<ZodTypeProvider>();
   for (const [action, active] of [['activate', true], ['disable', false]] as const) {
     typed.patch(
@@ -141,6 +135,17 @@ async function linkStatusRoutes(app: FastifyInstance): Promise<void> {
       },
     );
   }
+}
+
+/** In the calling plugin's scope only: an empty body under `Content-Type: application/json` reads as no body. */
+export function acceptEmptyJson(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('remove', 'remove');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
 }
 
 export default routes;

@@ -50,7 +50,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { reference } = await request.decryptPayload(referencePlainSchema);
       const found = await app.orders.status(callerOf(request), reference);
-      const status = presentStatus(found.order, representativePayment(found.payments));
+      const status = presentStatus(found.order, representativePayment(found.payments), found.refunds);
       return {
         is_final_status: status.isFinal,
         requery_needed: status.requery,
@@ -98,8 +98,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const reference = request.body.data === undefined ? request.body.reference! : (await request.decryptPayload(referencePlainSchema)).reference;
-      const { order, payments, merchant, link, savedCards } = await app.orders.verify(callerOf(request), reference);
-      const data = presentVerify(order, payments, merchant, link ? app.links.present(link, merchant) : null, savedCards);
+      const { order, payments, merchant, link, savedCards, refunds } = await app.orders.verify(callerOf(request), reference);
+      const data = presentVerify(order, payments, merchant, link ? app.links.present(link, merchant) : null, savedCards, refunds);
       return { status: 'success' as const, statusCode: '00', message: 'Order details fetched successfully', data };
     },
   );

@@ -11,7 +11,9 @@ import { isAppError } from '../errors.ts';
 import { messagePage, say } from '../pages/authentication.ts';
 import { FAVICON_PATH } from '../pages/html.ts';
 import { localeFrom, type PageLocale } from '../pages/i18n.ts';
-import { linkFormPage, linkHeader, type LinkFormErrors, type LinkFormValues } from '../pages/link-page.ts';
+import { linkFormPage, linkHeader, type LinkFormErrors, type LinkFormValues, type PlanView } from '../pages/link-page.ts';
+import { describePlan, nextChargeAt } from '../../shared/plan.ts';
+import { linkPlan } from '../domain/links.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { Order } from '../domain/order.ts';
 import type { StoredLink } from '../repositories/links.ts';
@@ -154,10 +156,39 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
         'redirect-url': `${publicBaseUrl}${orderAddress(link, order.reference)}`,
         'success-url': link.website ?? '',
       },
-      linkHeader(link, merchant, locale),
+      linkHeader(link, merchant, locale, await orderPlan(order, locale)),
     );
     if (!checkout) return reply.code(503).send(say(locale.t.checkoutUnavailable, locale));
     return reply.pagePolicy({ formAction: ["'self'"] }).send(checkout);
+  };
+
+  /** What a customer is about to subscribe to on a SUB link: the next charge is a period after today's. */
+  const offeredPlan = (link: StoredLink, locale: PageLocale, amountMinor: number | null): PlanView | undefined => {
+    const plan = linkPlan(link);
+    if (!plan) return undefined;
+    const amount = amountMinor === null ? '' : locale.money(amountMinor, link.currency);
+    return { words: describePlan({ amount, ...plan, next: nextChargeAt(plan.frequencyId, app.clock.now()) ?? null, language: locale.language }) };
+  };
+
+  /** An order's plan: once subscribed, the subscription's own schedule and the customer's cancel link. */
+  const orderPlan = async (order: Order, locale: PageLocale): Promise<PlanView | undefined> => {
+    if (order.frequencyId === null) return undefined;
+    const subscription = await app.subscriptions.ofOrder(order);
+    const amount = locale.money(order.amountMinor, order.currency);
+    if (!subscription) {
+      const next = nextChargeAt(order.frequencyId, app.clock.now()) ?? null;
+      return { words: describePlan({ amount, frequencyId: order.frequencyId, numberOfPayments: order.numberOfPayments, next, language: locale.language }) };
+    }
+    const running = subscription.state === 'active' || subscription.state === 'past_due';
+    const words = describePlan({
+      amount,
+      frequencyId: subscription.frequencyId,
+      numberOfPayments: subscription.paymentsTotal,
+      next: subscription.state === 'active' ? subscription.nextDueAt : null,
+      language: locale.language,
+    });
+    const cancelHref = running ? `/checkout/subscriptions/cancel?token=${encodeURIComponent(await app.subscriptions.cancelToken(subscription))}` : undefined;
+    return { words, cancelHref };
   };
 
   const blankForm: LinkFormValues = { firstname: '', lastname: '', email: '', mobile: '', amount: '' };
@@ -208,7 +239,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       for (const name of fieldsNamed(request.query.invalid ?? '')) {
         if (name !== 'amount' || link.amountMinor === null) errors[name] = name === 'amount' ? locale.t.errors.amount(link.currency) : locale.t.errors[name];
       }
-      return reply.send(linkFormPage(link, merchant, blankForm, errors, newOrderReference(), locale));
+      return reply.send(linkFormPage(link, merchant, blankForm, errors, newOrderReference(), locale, offeredPlan(link, locale, link.amountMinor)));
     },
   );
 

@@ -9,6 +9,7 @@ const ALIASES: Readonly<Record<string, string>> = {
   '/payment/order/fee': '/checkout/order/fee',
   '/payment/order/status': '/checkout/order/status',
   '/payment/order/verify': '/checkout/order/verify',
+  '/payment/order/refund': '/checkout/order/refund',
   '/payment/order/event/track': '/checkout/order/event/track',
   '/payment/banks': '/checkout/banks',
 };

@@ -20,6 +20,17 @@ import type { Outbox } from './outbox.ts';
 
 export type Moved = { ok: true; payment: Payment } | { ok: false; conflict: TransitionConflict };
 
+/**
+ * Reacts to an attempt's end inside its transaction (subscriptions start and advance here), before the merchant's
+ * event is written; returns the order as it now is when it changed it.
+ */
+export type SettlementListener = (
+  tx: Queryable,
+  order: Order,
+  payment: Payment,
+  event: Extract<PaymentEvent, { type: 'approved' | 'declined' }> & { cardToken?: string | null },
+) => Promise<Order | undefined>;
+
 /** A refused transition where the caller holds no answer for it: the transaction must not commit. */
 export class TransitionConflictError extends Error {
   constructor(readonly conflict: TransitionConflict) {
@@ -52,11 +63,18 @@ const CONSEQUENCES: { [K in PaymentEvent['type']]: { order?: OrderEventType; tim
  * card and the link's use count. A refused event is a typed conflict the caller handles.
  */
 export class PaymentLifecycle {
+  private readonly listeners: SettlementListener[] = [];
+
   constructor(
     private readonly storage: Storage,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
   ) {}
+
+  /** Called in the transaction of every approval and decline. */
+  onSettled(listener: SettlementListener): void {
+    this.listeners.push(listener);
+  }
 
   async move(tx: Queryable, order: Order, payment: Payment, event: PaymentEvent & { cardToken?: string | null }): Promise<Moved> {
     const now = this.clock.now();
@@ -84,7 +102,11 @@ export class PaymentLifecycle {
         const card = { token: event.cardToken, brand: moved.cardBrand ?? 'unknown', first6: moved.cardFirst6, last4: moved.cardLast4, expiry: moved.cardExpiry };
         await payments.saveCard(tx, order.shopperId, card, now);
       }
-      if (order.paymentLinkId !== null) await linkRepository.countLinkUse(tx, order.paymentLinkId);
+      // A link counts its payers: a subscription's later charges are not new ones.
+      if (order.paymentLinkId !== null && order.recurringPeriod === null) await linkRepository.countLinkUse(tx, order.paymentLinkId);
+    }
+    if (event.type === 'approved' || event.type === 'declined') {
+      for (const listener of this.listeners) current = (await listener(tx, current, moved, event)) ?? current;
     }
     if (consequence.domain) await this.outbox.recordOrderEvent(tx, consequence.domain(event), current);
     return { ok: true, payment: moved };

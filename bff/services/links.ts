@@ -3,7 +3,8 @@ import { PAYMENT_TYPES, type CreateLinkRequest, type EditLinkRequest, type Payme
 import { toMajorUnits } from '../../shared/money.ts';
 import { formatTimestamp } from '../../shared/timestamps.ts';
 import { randomAlphanumeric } from '../crypto/api-keys.ts';
-import { notFound } from '../errors.ts';
+import { invalid, notFound } from '../errors.ts';
+import { DEFAULT_FREQUENCY_ID } from '../domain/links.ts';
 import { amountInMinorUnits } from './fees.ts';
 import type { Caller, Merchant } from '../domain/merchant.ts';
 import * as links from '../repositories/links.ts';
@@ -26,6 +27,14 @@ const notFoundLink = (id: number) => notFound(`No payment link with id ${id} exi
 /** A link's amount in minor units: no more decimals than the currency has, and within its documented maximum. */
 function linkAmount(amount: number, currency: string): number {
   return amountInMinorUnits(amount, currency, 'Amount');
+}
+
+/** A plan belongs to SUB links only: given on another link type, it is refused rather than ignored. */
+function linkPlanOf(type: 'SC' | 'MC' | 'SUB', frequencyId: number | undefined, numberOfPayments: number | undefined) {
+  if (type !== 'SUB' && (frequencyId !== undefined || numberOfPayments !== undefined)) {
+    throw invalid(`The ${frequencyId !== undefined ? 'FrequencyId' : 'NumberOfPayments'} field is for SUB (subscription) links only.`);
+  }
+  return { frequencyId: type === 'SUB' ? (frequencyId ?? DEFAULT_FREQUENCY_ID) : null, numberOfPayments: numberOfPayments ?? null };
 }
 
 export class LinkService {
@@ -52,6 +61,7 @@ export class LinkService {
       backgroundImage: request.BackgroundImage ?? null,
       website: request.Website ?? null,
       payerLimit: request.Limit ?? 0,
+      ...linkPlanOf(request.PaymentType, request.FrequencyId, request.NumberOfPayments),
     });
     return { paymentLink: this.present(stored, caller.merchant), subsidiary: toSubsidiary(caller.merchant) };
   }
@@ -75,6 +85,8 @@ export class LinkService {
       backgroundImage: request.BackgroundImage,
       website: request.Website,
       payerLimit: request.Limit,
+      frequencyId: request.FrequencyId,
+      numberOfPayments: request.NumberOfPayments,
     });
     if (!updated) throw notFoundLink(id);
     return { paymentLink: this.present(updated, caller.merchant), subsidiary: toSubsidiary(caller.merchant) };
@@ -125,6 +137,8 @@ export class LinkService {
       mobile: link.mobile,
       supportCode: link.code,
       paymentCount: link.uses,
+      frequencyId: link.paymentType === 'SUB' ? (link.frequencyId ?? DEFAULT_FREQUENCY_ID) : null,
+      numberOfPayments: link.paymentType === 'SUB' ? link.numberOfPayments : null,
     };
   }
 }

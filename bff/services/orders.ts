@@ -8,12 +8,14 @@ import { randomAlphanumeric } from '../crypto/api-keys.ts';
 import type { Caller } from '../domain/merchant.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { Order, OrderOrigin, Payment } from '../domain/order.ts';
+import type { Refund } from '../domain/refunds.ts';
 import type { ClientTokens } from '../crypto/client-tokens.ts';
-import { linkCapacity } from '../domain/links.ts';
+import { linkCapacity, linkPlan } from '../domain/links.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
 import * as payments from '../repositories/payments.ts';
+import * as refunds from '../repositories/refunds.ts';
 import type { Storage } from '../storage/storage.ts';
 import { amountInMinorUnits, merchantFeeRules } from './fees.ts';
 import type { Clock } from './clock.ts';
@@ -31,7 +33,14 @@ export type CreatedOrder = {
 };
 
 /** An order with everything verify (and webhooks) show of it. */
-export type VerifiedOrder = { order: Order; payments: Payment[]; merchant: Merchant; link: linkRepository.StoredLink | null; savedCards: payments.SavedCardRow[] };
+export type VerifiedOrder = {
+  order: Order;
+  payments: Payment[];
+  merchant: Merchant;
+  link: linkRepository.StoredLink | null;
+  savedCards: payments.SavedCardRow[];
+  refunds: Refund[];
+};
 
 export class OrderService {
   constructor(
@@ -84,6 +93,7 @@ export class OrderService {
       throw conflict(`The order ${reference} was created by the merchant's server; open the checkout with the client token its create answer gave.`);
     }
     const feeRules = merchantFeeRules(merchant);
+    const plan = link ? linkPlan(link) : null;
     const now = this.clock.now();
     const created = await this.storage.transaction(async (tx) => {
       const customer = await orders.insertCustomer(tx, merchant.id, mode, {
@@ -105,8 +115,9 @@ export class OrderService {
         items,
         redirectUrl,
         paymentLinkId: link?.id ?? null,
-        frequencyId: plain.payment?.frequencyId ?? null,
-        numberOfPayments: plain.payment?.numberOfPayments ?? null,
+        // The order's own plan (as the gateway's clients send it), else its SUB link's.
+        frequencyId: plain.payment?.frequencyId ?? plan?.frequencyId ?? null,
+        numberOfPayments: plain.payment?.frequencyId !== undefined ? (plain.payment.numberOfPayments ?? null) : (plan?.numberOfPayments ?? plain.payment?.numberOfPayments ?? null),
         authOption,
         feeRules,
         createdBy: origin,
@@ -191,9 +202,9 @@ export class OrderService {
   }
 
   /** The order with its attempts, as stored: reading never writes (timed work is the jobs'). */
-  async status(caller: Caller, reference: string): Promise<{ order: Order; payments: Payment[] }> {
+  async status(caller: Caller, reference: string): Promise<{ order: Order; payments: Payment[]; refunds: Refund[] }> {
     const order = await this.resolve(caller, reference);
-    return { order, payments: await payments.listPayments(this.storage, order.id) };
+    return { order, payments: await payments.listPayments(this.storage, order.id), refunds: await refunds.listRefunds(this.storage, order.id) };
   }
 
   async verify(caller: Caller, reference: string): Promise<VerifiedOrder> {
@@ -202,7 +213,7 @@ export class OrderService {
     const link = order.paymentLinkId === null ? undefined : await linkRepository.findLinkById(this.storage, order.merchantId, order.paymentLinkId);
     // Verify names the token of a card the order's payment saved: only an order made for a vouched customer saves one.
     const savedCards = order.shopperId === null ? [] : await payments.listSavedCards(this.storage, order.shopperId);
-    return { order, payments: all, merchant: caller.merchant, link: link ?? null, savedCards };
+    return { order, payments: all, merchant: caller.merchant, link: link ?? null, savedCards, refunds: await refunds.listRefunds(this.storage, order.id) };
   }
 
   async track(caller: Caller, event: TrackEventPlain): Promise<void> {
@@ -226,10 +237,13 @@ export class OrderService {
 /** A reference taken by a concurrent create: the transaction is rolled back, and the taken order answered instead. */
 class ReferenceTaken extends Error {}
 
-/** Bank transfer pays into Nigerian accounts, so it is offered for NGN orders only. */
-export function paymentOptionsFor(currency: string) {
+/**
+ * Bank transfer pays into Nigerian accounts, so it is offered for NGN orders only; an order that starts a
+ * subscription is paid by card, whose token the later charges use.
+ */
+export function paymentOptionsFor(currency: string, subscribes = false) {
   const options: { code: string; name: string; currency: string }[] = [{ code: 'C', name: PAYMENT_OPTIONS.C, currency }];
-  if (currency === 'NGN') options.push({ code: 'bank-transfer', name: PAYMENT_OPTIONS['bank-transfer'], currency });
+  if (currency === 'NGN' && !subscribes) options.push({ code: 'bank-transfer', name: PAYMENT_OPTIONS['bank-transfer'], currency });
   return options;
 }
 

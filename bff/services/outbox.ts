@@ -3,11 +3,16 @@ import type { DomainEventType } from '../domain/events.ts';
 import type { Order } from '../domain/order.ts';
 import type { PaymentLink } from '../../shared/links.ts';
 import type { Merchant } from '../domain/merchant.ts';
+import type { Refund } from '../domain/refunds.ts';
 import { presentVerify } from '../presenters/orders.ts';
+import { presentRefund } from '../presenters/refunds.ts';
+import { presentSubscription } from '../presenters/subscriptions.ts';
+import type { SubscriptionRecord } from '../repositories/subscriptions.ts';
 import * as events from '../repositories/events.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as merchants from '../repositories/merchants.ts';
 import * as payments from '../repositories/payments.ts';
+import * as refunds from '../repositories/refunds.ts';
 import type { Queryable } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 
@@ -34,15 +39,39 @@ export class Outbox {
   }
 
   async recordOrderEvent(tx: Queryable, type: DomainEventType, order: Order): Promise<string> {
+    return this.record(tx, type, order, await this.verifyOf(tx, order));
+  }
+
+  /** A refund's event: `data` is the refund, with the order as verify shows it once the refund is recorded. */
+  async recordRefundEvent(tx: Queryable, type: DomainEventType, order: Order, refund: Refund): Promise<string> {
+    return this.record(tx, type, order, { ...presentRefund(refund, order), order: await this.verifyOf(tx, order) });
+  }
+
+  /** The order as verify shows it, read in the caller's transaction. */
+  private async verifyOf(tx: Queryable, order: Order) {
     // One after the other: a transaction is one connection, which runs one statement at a time.
     const merchant = await merchants.findMerchant(tx, order.merchantId);
     const all = await payments.listPayments(tx, order.id);
     const link = order.paymentLinkId === null ? undefined : await linkRepository.findLinkById(tx, order.merchantId, order.paymentLinkId);
     // Only an order made for a customer the merchant vouched for saves cards (verify names their tokens).
     const savedCards = order.shopperId === null ? [] : await payments.listSavedCards(tx, order.shopperId);
+    const orderRefunds = await refunds.listRefunds(tx, order.id);
     if (!merchant) throw new Error(`order ${order.id} has no merchant`);
-    const data = presentVerify(order, all, merchant, link ? this.presentLink(link, merchant) : null, savedCards);
-    const event = { id: newEventId(), merchantId: order.merchantId, mode: order.mode, type, orderId: order.id, data, createdAt: this.clock.now() };
+    return presentVerify(order, all, merchant, link ? this.presentLink(link, merchant) : null, savedCards, orderRefunds);
+  }
+
+  private record(tx: Queryable, type: DomainEventType, order: Order, data: unknown): Promise<string> {
+    return this.recordEvent(tx, { type, merchantId: order.merchantId, mode: order.mode, orderId: order.id, data });
+  }
+
+  /** A subscription's event, with the subscription as the merchant's list shows it at that moment. */
+  recordSubscriptionEvent(tx: Queryable, type: DomainEventType, subscription: SubscriptionRecord): Promise<string> {
+    return this.recordEvent(tx, { type, merchantId: subscription.merchantId, mode: subscription.mode, orderId: subscription.firstOrderId, data: presentSubscription(subscription) });
+  }
+
+  /** Any event with the object it carries, in the caller's transaction. */
+  async recordEvent(tx: Queryable, fields: { type: DomainEventType; merchantId: number; mode: 'test' | 'live'; orderId: number | null; data: unknown }): Promise<string> {
+    const event = { id: newEventId(), ...fields, createdAt: this.clock.now() };
     await events.insertDomainEvent(tx, event);
     for (const listener of this.listeners) await listener(tx, event);
     return event.id;

@@ -65,6 +65,8 @@ export class PaymentService {
       }
     } else if (order.currency !== 'NGN') {
       throw invalid('The paymentoption field bank-transfer is available for NGN orders only.');
+    } else if (order.frequencyId !== null) {
+      throw invalid('The paymentoption field must be C: a subscription is paid by card.');
     }
 
     const card = plain.card;
@@ -108,7 +110,8 @@ export class PaymentService {
       reference,
       amountMinor: fee.totalMinor,
       currency: order.currency,
-      authenticationRequired: order.authOption === 'AUTH',
+      // A subscription's first charge is authenticated by the customer: it is what allows the later ones without them.
+      authenticationRequired: order.authOption === 'AUTH' || order.frequencyId !== null,
       merchantName: caller.merchant.name,
       instrumentLabel,
     };

@@ -78,6 +78,14 @@ async function initialiseInChild(dataDir: string): Promise<void> {
   });
 }
 
+/**
+ * PostgreSQL's default 128 MB of shared buffers lives in the WebAssembly memory and is touched when the database
+ * starts, so it is resident whatever the data: 16 MB holds a small shop's working set, and the operating system's
+ * cache holds the files below it. Measured with 2,000 rows written and read: 357 MiB resident with the default,
+ * 210 MiB with 16 MB.
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 export async function openPglite(dataDir: string | undefined): Promise<Storage> {
   let unlock = () => {};
   if (dataDir) {
@@ -87,7 +95,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Storage> 
   let db: PGlite;
   try {
     if (dataDir) await initialiseInChild(dataDir);
-    db = await PGlite.create(dataDir ? { dataDir, parsers: { [INT8_OID]: parseInt8 } } : { parsers: { [INT8_OID]: parseInt8 } });
+    db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), parsers: { [INT8_OID]: parseInt8 }, startParams: START_PARAMS });
   } catch (error) {
     unlock();
     throw error;

@@ -17,6 +17,8 @@ import * as payments from '../../bff/repositories/payments.ts';
 import { card, orderPayload } from '../support/checkout.ts';
 import { encryptJwe, encryptLegacy } from '../support/encrypt.ts';
 import { ROOT, startServer, type RunningServer } from '../e2e/support/server.ts';
+import { measureBundle } from '../widget/bundle-size.ts';
+import { measurePhone, PHONE, type PhoneSample } from './phone.ts';
 
 /**
  * `npm run bench`: the backend against its bounds, measured in the same run on this machine.
@@ -322,10 +324,12 @@ if (DATABASE_URL) bounds['statements PostgreSQL'] = await statusStatementRate(DA
 
 const lines: Line[] = [];
 const memory: string[] = [];
+let phone: PhoneSample[] = [];
 {
   const server = await startServer(UNLIMITED);
   memory.push(`PGlite, right after a first start on a fresh folder: ${processCost(server.pid).rssMiB.toFixed(0)} MiB`);
   try {
+    phone = await measurePhone(server.baseUrl, REPETITIONS);
     lines.push(...(await scenarios({ name: 'PGlite', servers: [server] }, bounds)));
     memory.push(`PGlite, after the load: ${processCost(server.pid).rssMiB.toFixed(0)} MiB`);
   } finally {
@@ -357,6 +361,11 @@ if (DATABASE_URL) {
     await client.end();
   }
 }
+
+const bundle = measureBundle();
+const interactiveChunks = bundle.lazy.filter((file) => /\/(client|wire|session-schema|jose-encrypt)-/.test(file.file));
+const beforeInteractive = bundle.firstPaintGzip + interactiveChunks.reduce((sum, file) => sum + file.gzip, 0);
+const phoneReady = median(phone.map((sample) => sample.readyMs));
 
 const fixed = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const table = [
@@ -390,6 +399,12 @@ const table = [
   '',
   ...memory.map((line) => `- ${line}`),
   `- RSS target (< 300 MiB on PGlite after a first start and under load): **${memory.slice(0, 2).every((line) => Number(/(\d+) MiB$/.exec(line)?.[1]) < 300) ? 'met' : 'missed'}**`,
+  '',
+  '| widget | measured | target |',
+  '|---|---|---|',
+  `| whole app, gzip | ${fixed(bundle.wholeAppGzip / 1000, 2)} KB | <= 45 KB: **${bundle.wholeAppGzip <= 45_000 ? 'met' : 'missed'}** |`,
+  `| before the first interactive screen (first paint, API client, wire schemas, jose), gzip | ${fixed(beforeInteractive / 1000, 2)} KB | <= 35 KB: **${beforeInteractive <= 35_000 ? 'met' : 'missed'}** |`,
+  `| demo page to the first interactive screen on a throttled phone (Slow 4G: ${PHONE.latencyMs} ms round trip, ${fixed((PHONE.downloadBytesPerSecond * 8) / 1e6, 2)} Mbit/s; CPU ${PHONE.cpuSlowdown}x slower), empty cache, median | ${fixed(phoneReady)} ms, ${phone[0]?.requests ?? 0} requests, ${fixed(median(phone.map((sample) => sample.kilobytes)), 1)} KB sent | <= 1,500 ms: **${phoneReady <= 1500 ? 'met' : 'missed'}** |`,
   '',
 ].join('\n');
 

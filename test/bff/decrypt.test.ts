@@ -239,8 +239,19 @@ describe.each(drivers)('encrypted request payloads on %s', (driver) => {
     }
   });
 
-  it('runs one RSA worker thread per core', () => {
-    expect(app.rsaPool.liveThreads).toBe(availableParallelism());
+  it('runs up to one RSA worker thread per core, started by legacy payloads rather than up front', async () => {
+    const pool = new RsaPool({ queuePerThread: 64 });
+    try {
+      expect(pool.liveThreads).toBe(0);
+      const { publicKey, privateKey } = await generateRsaKeyPair(2048);
+      const der = privateKey.export({ format: 'der', type: 'pkcs8' });
+      const blocks = Array.from({ length: 40 }, () => publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_PADDING }, randomBytes(32)));
+      await Promise.all(blocks.map((block) => pool.decrypt('raw', 1, der, block)));
+      expect(pool.liveThreads).toBe(availableParallelism());
+      expect(pool.completed).toBe(40);
+    } finally {
+      await pool.close();
+    }
   });
 });
 

@@ -57,7 +57,7 @@ describe('the OpenAPI document', () => {
   it('documents the Idempotency-Key header, IDEM422 and the running CON409 on every route that changes something, and on no read', () => {
     type Parameter = { in: string; name: string; required: boolean; schema: Record<string, unknown> };
     const operation = (path: string) => document.paths[path]!.post! as Operation & { parameters?: Parameter[] };
-    for (const path of ['/checkout/order/create', '/checkout/order/pay', '/checkout/order/event/track', '/checkout/links/create', '/checkout/sandbox/transfers']) {
+    for (const path of ['/checkout/order/create', '/checkout/order/pay', '/checkout/order/event/track', '/checkout/order/refund', '/checkout/links/create', '/checkout/sandbox/transfers']) {
       const header = operation(path).parameters?.find((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
       expect(header, path).toMatchObject({ required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
       expect(Object.keys(operation(path).responses), path).toEqual(expect.arrayContaining(['409', '422']));
@@ -68,6 +68,18 @@ describe('the OpenAPI document', () => {
       expect(operation(path).parameters ?? [], path).not.toContainEqual(expect.objectContaining({ name: 'Idempotency-Key' }));
       expect(Object.keys(operation(path).responses), path).not.toContain('422');
     }
+  });
+
+  it('documents the refund: the body plain or encrypted, the plain payload, the refund answer and the refusals', () => {
+    const operation = document.paths['/checkout/order/refund']!.post! as Operation & { security?: unknown[]; description?: string };
+    expect(operation.security).toEqual([{ apiKey: [] }]);
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404', '409', '422']));
+    expect(operation.responses['200']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/RefundOrderResponse' });
+    expect(Object.keys(document.components.schemas.RefundOrderRequest!.properties as object).sort()).toEqual(['amount', 'data', 'reason', 'reference']);
+    expect(document.components.schemas.RefundOrderPlain!.required).toEqual(['reference']);
+    expect(operation.description).toContain('RefundOrderPlain');
+    expect(document.paths['/checkout/order/verify']!.post!.responses['200']).toBeDefined();
+    expect(JSON.stringify(document.components.schemas.VerifiedOrder)).toContain('amountRefunded');
   });
 
   it('documents the answers of the 3-D Secure form post: redirects (wrong codes included) and the not-found page', () => {

@@ -136,6 +136,15 @@ describe('the embedded database folder', () => {
     }
   });
 
+  it("keeps 16 MB of shared buffers, not PostgreSQL's 128 MB, all of which would be resident from the start", async () => {
+    const storage = await openStorage(optionsAt());
+    try {
+      expect(await storage.query('SHOW shared_buffers')).toEqual([{ shared_buffers: '16MB' }]);
+    } finally {
+      await storage.close();
+    }
+  });
+
   it('takes over a lock left by a process that is no longer running', async () => {
     const options = optionsAt();
     if (options.driver !== 'pglite' || !options.dataDir) throw new Error('expected an embedded database');

@@ -80,6 +80,28 @@ describe.each(drivers)("answers in the seed's types on %s", (driver) => {
     expect(verified.data.customer).toMatchObject({ emailAddress: 'saver@example.test', customerId: expect.any(Number), countryShortName: 'NG' });
   });
 
+  it('a refunded order: the refund answer, status and verify with its refunds', async () => {
+    const reference = await client.newOrder({ order: { amount: 3033 } });
+    expect((await client.payByCard(reference, '5555555555554444')).json().statusCode).toBe('00');
+    const refund = (body: object) => app.inject({ method: 'POST', url: '/checkout/order/refund', headers: { 'api-key': keys.secretKey }, payload: { reference, ...body } });
+    const partial = (await refund({ amount: 100.5, reason: 'Damaged' })).json();
+    expectWireShape(partial, wire.REFUND);
+    expect(partial.data.refund).toMatchObject({ amount: 100.5, statusId: 5, reason: 'Damaged' });
+    const declined = (await refund({ amount: 100.05 })).json();
+    expectWireShape(declined, wire.REFUND);
+    expect(declined.data.refund).toMatchObject({ statusId: 4, responseCode: '05', processorReference: null, reason: null });
+    const full = (await refund({})).json();
+    expectWireShape(full, wire.REFUND);
+    expect(full.data.order).toMatchObject({ statusId: 6, amountRefundable: 0 });
+    const status = (await client.status(reference)).json();
+    expectWireShape(status, wire.STATUS);
+    expect(status.data).toMatchObject({ payment_status: 6, amount_refunded: 3178.5 });
+    const verified = await verify(reference);
+    expectWireShape(verified, wire.VERIFY);
+    expect(verified.data).toMatchObject({ statusId: 6, status: 'Reversed', amountRefunded: 3178.5, amountRefundable: 0 });
+    expect(verified.data.refunds.map((each: { statusId: number }) => each.statusId)).toEqual([5, 4, 5]);
+  });
+
   it('a customer known only by a mobile number', async () => {
     const reference = await client.newOrder({ customer: { email: undefined, mobile: '08031234567' } });
     const verified = await verify(reference);
@@ -94,5 +116,33 @@ describe.each(drivers)("answers in the seed's types on %s", (driver) => {
     expectWireShape((await app.inject({ method: 'GET', url: '/checkout/links/types', headers })).json(), wire.LINK_TYPES);
     expectWireShape((await app.inject({ method: 'GET', url: '/checkout/links/all', headers })).json(), wire.LINK_LIST);
     expectWireShape((await client.fee({ amount: 100, currency: 'USD', paymentoption: 'C' })).json(), wire.FEE);
+  });
+
+  it("a subscription: its orders, the link's list of subscriptions, and the cancel answer", async () => {
+    const headers = { 'api-key': keys.secretKey };
+    const link = (
+      await app.inject({
+        method: 'POST',
+        url: '/checkout/links/create',
+        headers,
+        payload: { Name: 'Box', Description: 'Monthly box', PaymentType: 'SUB', Currency: 'NGN', AuthOption: 'AUTH', Amount: '5000', NumberOfPayments: 6 },
+      })
+    ).json();
+    expectWireShape(link, wire.CREATE_LINK);
+    const linkId = link.data.paymentLink.id;
+    const reference = newReference();
+    const created = (await client.createOrder(orderPayload(reference, { payment: { paymentlinkid: linkId } }))).json();
+    expectWireShape(created, wire.CREATE_ORDER);
+    expect(created.data.order).toMatchObject({ frequencyId: 6, numberOfPayments: 6 });
+    const paid = (await client.payByCard(reference, '4242424242424242')).json();
+    await client.authenticate(paid.data.paymentDetail.redirectUrl);
+    const verified = await verify(reference);
+    expectWireShape(verified, wire.VERIFY);
+    expect(verified.data).toMatchObject({ recurringPaymentId: expect.any(Number), recurringPaymentReference: expect.any(String) });
+    const list = (await app.inject({ method: 'GET', url: `/checkout/links/${linkId}/subscriptions`, headers })).json();
+    expectWireShape(list, wire.SUBSCRIPTION_LIST);
+    expect(list.data).toHaveLength(1);
+    const cancelled = await app.inject({ method: 'PATCH', url: `/checkout/links/recurringpayment/${verified.data.recurringPaymentId}/cancel`, headers });
+    expectWireShape(cancelled.json(), wire.RECURRING_PAYMENT_CANCELLED);
   });
 });

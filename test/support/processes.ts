@@ -26,7 +26,8 @@ function widgetStandIn(place: Place): string {
   return dir;
 }
 
-export type BackendProcess = { child: ChildProcess; port: number; banner: string };
+/** `output()`: everything the process wrote to stdout so far (its banner, then its JSON log lines). */
+export type BackendProcess = { child: ChildProcess; port: number; banner: string; output: () => string };
 
 /** Starts a backend process on `place`'s PostgreSQL schema and resolves once it listens (its banner printed). */
 export async function startBackendProcess(place: Place, extraEnv: Record<string, string> = {}): Promise<BackendProcess> {
@@ -41,10 +42,14 @@ export async function startBackendProcess(place: Place, extraEnv: Record<string,
     CHECKOUT_WIDGET_DIR: widgetStandIn(place),
     CHECKOUT_MASTER_KEY: config.masterKey!.toString('base64'),
     LOG_LEVEL: 'warn',
+    // One server process each unless a test asks for a cluster (the default is one per core).
+    WORKERS: '1',
     ...extraEnv,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'bff/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let banner = '';
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('process did not start')), 90_000);
     child.once('exit', (code) => reject(new Error(`process exited with ${code} before listening`)));
@@ -56,7 +61,7 @@ export async function startBackendProcess(place: Place, extraEnv: Record<string,
       }
     });
   });
-  return { child, port, banner };
+  return { child, port, banner, output: () => output };
 }
 
 /** The sandbox merchant's keys, from the banner of the process that created it. */

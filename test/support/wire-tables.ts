@@ -13,7 +13,7 @@ export const PAYMENT_LINK: WireShape = {
   id: 'int', name: 'str', paymentType: 'str', logo: 'str?', amount: 'num?', dateCreated: 'str', reference: 'str', createdBy: 'str',
   creatorEmail: 'str', isActive: 'bool', currency: 'str', limit: 'int', paymentLinkUrl: 'str', appEnvironmentId: 'int',
   paymentLinkType: 'str', paymentLinkCode: 'str', description: 'str', authOption: 'str', website: 'str?', backgroundImage: 'str?',
-  mobile: 'str?', supportCode: 'str', paymentCount: 'int',
+  mobile: 'str?', supportCode: 'str', paymentCount: 'int', frequencyId: 'int?', numberOfPayments: 'int?',
 };
 
 export const CREATE_LINK: WireShape = { ...envelope, data: { paymentLink: PAYMENT_LINK, subsidiary: SUBSIDIARY } };
@@ -47,7 +47,7 @@ export const CREATE_ORDER: WireShape = {
     order: {
       reference: 'str', processorReference: 'str', orderPaymentReference: 'str?', amount: 'num', fee: 'num', feeRate: 'num', statusId: 'int',
       status: 'str', currency: 'str', narration: 'str?', paymentLinkId: 'int?', recurringPaymentId: 'int?', paymentLinkReference: 'str?',
-      recurringPaymentReference: 'str?',
+      recurringPaymentReference: 'str?', frequencyId: 'int?', numberOfPayments: 'int?',
     },
     subsidiary: SUBSIDIARY,
     customer: { email: 'str?', firstName: 'str', lastName: 'str', mobile: 'str?', country: 'str?' },
@@ -87,7 +87,20 @@ export const STATUS: WireShape = {
     customer_fee: 'num', payment_type: 'str?', payment_response_code: 'str?', payment_response_message: 'str?', provider_response_date: 'str?',
     date_payment_confirmed: 'str?', narration: 'str?', remarks: 'str?', parent_transaction_id: 'int?', id: 'int', created_by: 'int',
     updated_by: 'int', deleted_by: 'int?', date_created: 'str', date_updated: 'str?', date_deleted: 'str?', amount_due: 'num',
-    amount_received: 'num', excess_amount: 'num', transfer_expires_at: 'str?',
+    amount_received: 'num', excess_amount: 'num', transfer_expires_at: 'str?', amount_refunded: 'num',
+  },
+};
+
+const refund = {
+  refundReference: 'str', orderReference: 'str', paymentReference: 'str', amount: 'num', currency: 'str', reason: 'str?', statusId: 'int', status: 'str',
+  responseCode: 'str?', responseMessage: 'str?', processorReference: 'str?', dateCreated: 'str', dateUpdated: 'str', dateCompleted: 'str?',
+} as const;
+
+export const REFUND: WireShape = {
+  ...envelope,
+  data: {
+    refund,
+    order: { orderReference: 'str', statusId: 'int', status: 'str', currency: 'str', amountPaid: 'num', amountRefunded: 'num', amountRefundable: 'num' },
   },
 };
 
@@ -97,7 +110,7 @@ export const VERIFY: WireShape = {
     orderReference: 'str', paymentReference: 'str?', productName: 'str', totalAmountCharged: 'num', amount: 'num', statusId: 'int', status: 'str',
     paymentMethod: 'str?', paymentResponseCode: 'str?', paymentResponseMessage: 'str?', narration: 'str?', remarks: 'str?', currencyId: 'int',
     currencyName: 'str', paymentLinkId: 'int?', paymentLinkReference: 'str?', recurringPaymentId: 'int?', recurringPaymentReference: 'str?',
-    fee: 'num', feeRate: 'num', subsidiaryFee: 'num', customerFee: 'num', dateCreated: 'str', dateUpdated: 'str?', datePaymentConfirmed: 'str?',
+    recurringPeriod: 'int?', fee: 'num', feeRate: 'num', subsidiaryFee: 'num', customerFee: 'num', dateCreated: 'str', dateUpdated: 'str?', datePaymentConfirmed: 'str?',
     orderPayments: [
       {
         ...orderPayment, paymentOptionId: 'int', paymentOption: 'str', status: 'str', responseCode: 'str', responseMessage: 'str', dateCreated: 'str',
@@ -116,7 +129,22 @@ export const VERIFY: WireShape = {
       },
     ],
     paymentLink: { nullable: PAYMENT_LINK },
+    amountRefunded: 'num',
+    amountRefundable: 'num',
+    refunds: [refund],
     subsidiary: { id: 'int', name: 'str' },
     orderOrigin: 'str',
   },
 };
+
+/** A subscription as the merchant's list and the subscription.* webhooks show it (this service's own answer). */
+export const SUBSCRIPTION: WireShape = {
+  id: 'int', reference: 'str', status: 'str', paymentLinkId: 'int?', paymentLinkReference: 'str?', orderReference: 'str',
+  customer: { email: 'str?', firstName: 'str', lastName: 'str', mobile: 'str?' }, amount: 'num', currency: 'str', frequencyId: 'int',
+  frequencyName: 'str', numberOfPayments: 'int?', paymentsMade: 'int', nextPaymentDate: 'str?', failedAttempts: 'int', card: 'str?',
+  dateCreated: 'str', dateUpdated: 'str', dateEnded: 'str?',
+};
+
+export const SUBSCRIPTION_LIST: WireShape = { ...envelope, data: [SUBSCRIPTION] };
+
+export const RECURRING_PAYMENT_CANCELLED: WireShape = { ...envelope, data: 'any' };

@@ -52,7 +52,10 @@ export function measureBundle(dist: string = DIST): BundleReport {
     firstPaint.add(file);
     if (file.endsWith('.js')) queue.push(...staticImports(dist, file));
   }
-  const all = readdirSync(join(dist, 'assets')).map((file) => `assets/${file}`);
+  // The build's .br and .gz variants are other encodings of the same files, not more of them.
+  const all = readdirSync(join(dist, 'assets'))
+    .filter((file) => !/\.(br|gz)$/.test(file))
+    .map((file) => `assets/${file}`);
   const firstPaintSizes = [...firstPaint].map((file) => sizeOf(dist, file));
   const lazy = all.filter((file) => !firstPaint.has(file)).map((file) => sizeOf(dist, file));
   const sum = (files: FileSize[]) => files.reduce((total, file) => total + file.gzip, 0);

@@ -56,6 +56,8 @@ export const createOrderData = z.object({
     recurringPaymentId: nullableNumber,
     paymentLinkReference: nullableText,
     recurringPaymentReference: nullableText,
+    frequencyId: nullableNumber,
+    numberOfPayments: nullableNumber,
   }),
   subsidiary,
   customer: z.object({ email: nullableText, firstName: text, lastName: text, mobile: nullableText, country: nullableText }),
@@ -173,6 +175,7 @@ export const orderStatusResponse = z.object({
     amount_received: z.number(),
     excess_amount: z.number(),
     transfer_expires_at: nullableText,
+    amount_refunded: z.number(),
   }),
 });
 

@@ -17,6 +17,9 @@ export const orderSummaryStyles = css`
   .description {
     margin: 0 0 0.75rem;
   }
+  .plan {
+    margin: 0.5rem 0 0;
+  }
   ul {
     list-style: none;
     margin: 0;

@@ -1,6 +1,7 @@
 import { consume } from '@lit/context';
 import { html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { describePlan, nextChargeAt } from '../../shared/plan.ts';
 import type { CreateOrderData } from '../api/wire.ts';
 import { CheckoutElement } from '../base.ts';
 import { orderContext } from '../context.ts';
@@ -10,7 +11,8 @@ import { orderSummaryStyles } from './order-summary.styles.ts';
 /**
  * The order's line items and subtotal, in the order's currency, formatted for the customer's locale. An order made
  * without items (`itemised` false) has one item of the whole amount, named by the server in its own words: it is
- * not listed; the order's description stands for it.
+ * not listed; the order's description stands for it. An order that starts a subscription (`frequencyId` and
+ * `numberOfPayments`, from a SUB link or the merchant's order) says its plan in the words the link page uses.
  */
 @customElement('ck-order-summary')
 export class CkOrderSummary extends CheckoutElement {
@@ -44,8 +46,18 @@ export class CkOrderSummary extends CheckoutElement {
           <dt>${this.t('subtotal')}</dt>
           <dd class="amount">${money(summary.totalAmount)}</dd>
         </dl>
+        ${this.renderPlan(money(summary.totalAmount))}
       </section>
     `;
+  }
+
+  private renderPlan(amount: string) {
+    const order = this.order?.order;
+    if (!order || order.frequencyId === null || order.numberOfPayments === null) return nothing;
+    // Paid, the first charge is behind: the next is a period after it; before paying, a period after today.
+    const next = nextChargeAt(order.frequencyId, new Date()) ?? null;
+    const words = describePlan({ amount, frequencyId: order.frequencyId, numberOfPayments: order.numberOfPayments, next, language: this.localizer.language });
+    return html`<p class="plan" data-testid="plan"><strong>${this.t('subscriptionPlan')}</strong> ${words}</p>`;
   }
 }
 

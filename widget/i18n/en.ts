@@ -17,6 +17,7 @@ export const en = {
   orderReference: 'Order {reference}',
   items: 'Items',
   subtotal: 'Subtotal',
+  subscriptionPlan: 'Subscription:',
 
   chooseMethod: 'Choose how to pay',
   methodCard: 'Card',

@@ -19,6 +19,7 @@ export const fr: Catalog = {
   orderReference: 'Commande {reference}',
   items: 'Articles',
   subtotal: 'Sous-total',
+  subscriptionPlan: 'Abonnement :',
 
   chooseMethod: 'Choisissez votre moyen de paiement',
   methodCard: 'Carte',

@@ -4,7 +4,7 @@ import { MAX_AUTH_ATTEMPTS, type DeclineCode } from '../../domain/lifecycle.ts';
 import { newNuban } from '../../domain/nuban.ts';
 import * as book from '../../repositories/sandbox.ts';
 import type { Storage } from '../../storage/storage.ts';
-import type { ChargeRequest, ChargeResult, Instrument, LookupResult, PaymentProcessor, Settled } from '../port.ts';
+import type { ChargeRequest, ChargeResult, Instrument, LookupResult, PaymentProcessor, RefundLookupResult, RefundRequest, RefundResult, RefundSettled, Settled } from '../port.ts';
 
 /**
  * The built-in sandbox acquirer (protocol.md section 6), for test mode only. Test cards decide outcomes; any other
@@ -12,7 +12,15 @@ import type { ChargeRequest, ChargeResult, Instrument, LookupResult, PaymentProc
  * (charges, challenges, card tokens), so a restart forgets nothing, and it runs its own 3-D Secure page
  * (`routes.ts`), whose one-time code it derives from the charge reference.
  */
-type TestCard = { number: string; authenticate: boolean; code: '00' | DeclineCode; note: string; losesAnswer?: boolean };
+type TestCard = {
+  number: string;
+  authenticate: boolean;
+  code: '00' | DeclineCode;
+  note: string;
+  losesAnswer?: boolean;
+  /** How many merchant-initiated (recurring) charges its token approves before declining them with 51. */
+  recurringApprovals?: number;
+};
 
 export const TEST_CARDS: readonly TestCard[] = [
   { number: '5123450000784608', authenticate: true, code: '00', note: "the gateway's own test card (exp 01/39, CVV 193): approves after 3-D Secure" },
@@ -25,6 +33,13 @@ export const TEST_CARDS: readonly TestCard[] = [
   { number: '4000000000000127', authenticate: false, code: '55', note: 'declined: incorrect PIN' },
   { number: '4000000000000119', authenticate: false, code: '91', note: 'declined: issuer unavailable (requery needed)' },
   {
+    number: '4000000000003220',
+    authenticate: true,
+    code: '00',
+    recurringApprovals: 1,
+    note: 'approves after 3-D Secure; its token approves one merchant-initiated (recurring) charge, then declines every later one: insufficient funds (51)',
+  },
+  {
     number: '4000000000000341',
     authenticate: false,
     code: '00',
@@ -34,6 +49,15 @@ export const TEST_CARDS: readonly TestCard[] = [
 ];
 
 export const SANDBOX_BANK = { name: 'Sandbox Bank', code: '999' } as const;
+
+/**
+ * Refund outcomes in the sandbox are decided by the amount, as test cards decide charges (a refund has no card to
+ * choose): minor units ending in 05 (NGN 100.05, JPY 105) are declined `05`; ending in 41 (NGN 100.41) the refund is
+ * made but its answer is lost, so it stays pending until the re-query finds it succeeded. Every other refund of an
+ * approved charge or a received transfer succeeds, within what the charge took.
+ */
+export const SANDBOX_REFUND_DECLINED_ENDING = 5;
+export const SANDBOX_REFUND_LOST_ANSWER_ENDING = 41;
 
 /** The sandbox answers like an acquirer whose connection dropped after it took the charge. */
 export class SandboxLostAnswerError extends Error {
@@ -63,7 +87,14 @@ export class SandboxProcessor implements PaymentProcessor {
       const card = await book.findSandboxCard(this.storage, instrument.token);
       if (!card) return this.decide(request, '14', null);
       // A merchant-initiated charge (recurring) never asks the customer; a customer-present one may.
-      if (instrument.initiator === 'customer' && request.authenticationRequired) return this.challenge(request, card.code);
+      if (instrument.initiator === 'customer' && request.authenticationRequired) return this.challenge(request, card.code, card.recurringApprovals);
+      if (instrument.initiator === 'merchant' && card.code === '00' && card.recurringApprovals !== null) {
+        // A charge asked again under the same reference keeps its first answer; a new one uses up an approval.
+        const earlier = await book.findCharge(this.storage, request.reference);
+        if (earlier) return this.settledOf(earlier);
+        const approved = await book.takeRecurringApproval(this.storage, instrument.token);
+        return this.decide(request, approved ? '00' : '51', approved ? instrument.token : null);
+      }
       return this.decide(request, card.code, card.code === '00' ? instrument.token : null);
     }
     const number = digitsOnly(instrument.card.number);
@@ -71,9 +102,9 @@ export class SandboxProcessor implements PaymentProcessor {
     if (checkExpiry(instrument.card.expiryMonth, instrument.card.expiryYear, this.now())) return this.decide(request, '54', null);
     const known = TEST_CARDS.find((entry) => entry.number === number);
     const code = known?.code ?? '00';
-    if (known?.authenticate || request.authenticationRequired) return this.challenge(request, code);
+    if (known?.authenticate || request.authenticationRequired) return this.challenge(request, code, known?.recurringApprovals ?? null);
     const token = code === '00' ? newToken() : null;
-    if (token) await book.saveSandboxCard(this.storage, token, code, this.now());
+    if (token) await book.saveSandboxCard(this.storage, token, code, this.now(), known?.recurringApprovals ?? null);
     const result = await this.decide(request, code, token);
     if (known?.losesAnswer) throw new SandboxLostAnswerError();
     return result;
@@ -86,7 +117,7 @@ export class SandboxProcessor implements PaymentProcessor {
     if (charge.passed === null) return { kind: 'unknown', detail: 'the customer has not answered the challenge' };
     const code = charge.passed ? charge.code : '05';
     const token = code === '00' ? newToken() : null;
-    if (token) await book.saveSandboxCard(this.storage, token, '00', this.now());
+    if (token) await book.saveSandboxCard(this.storage, token, '00', this.now(), charge.recurringApprovals);
     const decided = (await book.decideChallenge(this.storage, reference, code === '00' ? 'approved' : 'declined', code, token, this.now())) ?? (await book.findCharge(this.storage, reference));
     if (!decided || decided.state === 'challenge') return { kind: 'unknown', detail: 'the challenge could not be decided' };
     const settled = this.settledOf(decided);
@@ -98,6 +129,33 @@ export class SandboxProcessor implements PaymentProcessor {
     if (!charge) return { kind: 'not-found' };
     if (charge.state === 'challenge') return charge.passed === null ? { kind: 'pending' } : this.completeAction(reference) as Promise<LookupResult>;
     return this.settledOf(charge);
+  }
+
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    const ending = request.amountMinor % 100;
+    const charge = await book.findCharge(this.storage, request.chargeReference);
+    // A transfer has no charge in the book: the sandbox bank sends the money back to the account it came from.
+    let code = ending === SANDBOX_REFUND_DECLINED_ENDING ? '05' : '00';
+    if (charge && (charge.state !== 'approved' || (await book.refundedOfCharge(this.storage, charge.reference)) + request.amountMinor > charge.amountMinor)) {
+      code = '12';
+    }
+    const recorded = await book.recordRefund(
+      this.storage,
+      { reference: request.reference, chargeReference: request.chargeReference, state: code === '00' ? 'succeeded' : 'failed', code, amountMinor: request.amountMinor, currency: request.currency },
+      this.now(),
+    );
+    if (ending === SANDBOX_REFUND_LOST_ANSWER_ENDING) throw new SandboxLostAnswerError();
+    return this.refundOf(recorded);
+  }
+
+  async lookupRefund(reference: string): Promise<RefundLookupResult> {
+    const refund = await book.findRefund(this.storage, reference);
+    return refund ? this.refundOf(refund) : { kind: 'not-found' };
+  }
+
+  private refundOf(refund: book.SandboxRefund): RefundSettled {
+    if (refund.state === 'succeeded') return { kind: 'succeeded', processorReference: `SBXR-${refund.reference}`, rawCode: 'SBX-00' };
+    return { kind: 'declined', code: refund.code as DeclineCode, rawCode: `SBX-${refund.code}` };
   }
 
   async openTransferAccount(): Promise<{ accountNumber: string; bankName: string; bankCode: string }> {
@@ -130,13 +188,13 @@ export class SandboxProcessor implements PaymentProcessor {
     return String(digest.readUInt32BE(0) % 1_000_000).padStart(6, '0');
   }
 
-  private async challenge(request: ChargeRequest, code: string): Promise<ChargeResult> {
-    await book.recordCharge(this.storage, { ...this.describe(request), state: 'challenge', code, cardToken: null }, this.now());
+  private async challenge(request: ChargeRequest, code: string, recurringApprovals: number | null): Promise<ChargeResult> {
+    await book.recordCharge(this.storage, { ...this.describe(request), state: 'challenge', code, cardToken: null, recurringApprovals }, this.now());
     return { kind: 'action-required', action: { type: 'redirect', url: `${this.settings.publicBaseUrl}/checkout/3ds/${request.reference}`, reference: request.reference } };
   }
 
   private async decide(request: ChargeRequest, code: string, token: string | null): Promise<Settled> {
-    const charge = await book.recordCharge(this.storage, { ...this.describe(request), state: code === '00' ? 'approved' : 'declined', code, cardToken: token }, this.now());
+    const charge = await book.recordCharge(this.storage, { ...this.describe(request), state: code === '00' ? 'approved' : 'declined', code, cardToken: token, recurringApprovals: null }, this.now());
     return this.settledOf(charge);
   }
 

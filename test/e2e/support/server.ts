@@ -54,6 +54,8 @@ export async function startServer(overrides: Record<string, string> = {}, { data
     CHECKOUT_DATA_DIR: dataDir,
     CHECKOUT_WIDGET_DIR: WIDGET_DIR,
     LOG_LEVEL: 'warn',
+    // One server process unless a test asks for more (`npm start` runs one per core on PostgreSQL).
+    WORKERS: '1',
     ...overrides,
   };
   const child = spawn(process.execPath, ['--import', 'tsx', 'bff/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -55,4 +55,27 @@ describe('ck-order-summary', () => {
     expect(text).to.match(/Sous-total 12\s500,00\sNGN/);
     expect(text).to.include('Commande ORD-1001');
   });
+
+  it('says the plan of an order that starts a subscription, in English and French, and nothing for a one-off order', async () => {
+    await mount('en-NG');
+    expect(summary.shadowRoot!.querySelector('[data-testid="plan"]')).to.equal(null);
+    summary.remove();
+    for (const [locale, words] of [
+      ['en-NG', /^Subscription: ₦12,500\.00 every month, 6 payments, next on \d{1,2} [A-Z][a-z]+ \d{4}$/],
+      ['fr-FR', /^Abonnement : 12\s500,00\sNGN tous les mois, 6 paiements, prochain le \d{1,2} [a-zéû]+\.? \d{4}$/u],
+    ] as const) {
+      summary = document.createElement('ck-order-summary');
+      const order = orderData();
+      order.order.frequencyId = 6;
+      order.order.numberOfPayments = 6;
+      summary.order = order;
+      summary.localizer = await Localizer.load(locale);
+      document.body.append(summary);
+      await summary.updateComplete;
+      expect(deepText(summary.shadowRoot!.querySelector('[data-testid="plan"]')!).replace(/\s+/gu, ' ')).to.match(words);
+      await expectAccessible(summary);
+      summary.remove();
+    }
+    summary = document.createElement('ck-order-summary');
+  });
 });

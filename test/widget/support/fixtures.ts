@@ -32,6 +32,8 @@ export function orderData(overrides: Partial<CreateOrderData> = {}): CreateOrder
       recurringPaymentId: null,
       paymentLinkReference: null,
       recurringPaymentReference: null,
+      frequencyId: null,
+      numberOfPayments: null,
     },
     subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: null, logo: null },
     customer: { email: 'ada@example.test', firstName: 'Ada', lastName: 'Obi', mobile: '+2348012345678', country: 'NG' },
@@ -196,6 +198,7 @@ export function statusAnswer(overrides: Partial<OrderStatusData> = {}) {
     amount_received: 0,
     excess_amount: 0,
     transfer_expires_at: null,
+    amount_refunded: 0,
     ...overrides,
   };
   const final = data.payment_status === 4 || data.payment_status === 5 || data.payment_status === 6;
