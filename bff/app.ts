@@ -127,8 +127,9 @@ export function serverOptions(config: Pick<Config, 'logLevel' | 'http' | 'trustP
     // A `__proto__` or `constructor.prototype` key is dropped like any unknown key, rather than failing the parse.
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
-    // Opening the embedded database and applying migrations can take a while on a small, busy machine.
-    pluginTimeout: 60_000,
+    // Opening the embedded database, applying migrations and generating a first merchant's RSA-4096 key can take
+    // more than a minute on a small, busy machine (measured at a load average of 13 on two cores).
+    pluginTimeout: 180_000,
     // Frame session tokens carry the embedding page's origin in the path.
     routerOptions: { maxParamLength: 1024 },
     // Errors the router raises before any route runs (undecodable or oversize addresses) get the envelope too.

@@ -4,7 +4,7 @@ import type { WIDGET_EVENTS } from '../../shared/events.ts';
 import type { FeePlain } from '../../shared/fees.ts';
 import type { CreateOrderPlain } from '../../shared/orders.ts';
 import type { PayOrderPlain } from '../../shared/payments.ts';
-import { chooseKey, encryptPayload, loadJose } from './encrypt.ts';
+import { chooseKey, encryptPayload } from './encrypt.ts';
 import { beginAction, type PendingAction } from './idempotency.ts';
 import {
   createOrderResponse,
@@ -120,7 +120,6 @@ export class CheckoutApi {
   }
 
   #encryptionKey(signal?: AbortSignal): Promise<PublicEncryptionKey> {
-    void loadJose().catch(() => undefined);
     this.#keyPromise ??= this.#request('GET', '/checkout/keys', undefined, keysResponse, { signal }).then((answer) => {
       const key = chooseKey(answer.data.keys);
       if (!key) throw new ApiError('NO_KEY', 'The merchant publishes no key this checkout can encrypt with.');

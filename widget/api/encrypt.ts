@@ -1,4 +1,5 @@
 import type { JWE_CONTENT_ENCRYPTION, JweKeyAlgorithm } from '../../shared/keys.ts';
+import { encryptCompact } from './jwe.ts';
 import type { PublicEncryptionKey } from './wire.ts';
 
 /**
@@ -18,22 +19,6 @@ export function chooseKey(keys: readonly PublicEncryptionKey[]): PublicEncryptio
 
 const encoder = new TextEncoder();
 
-let jose: Promise<typeof import('./jose-encrypt.ts')> | undefined;
-
-/**
- * jose is fetched as its own chunk: the first paint does not need it, and the API client starts loading it at
- * the same moment it asks for the merchant's keys, so both arrive together.
- */
-export function loadJose(): Promise<typeof import('./jose-encrypt.ts')> {
-  jose ??= import('./jose-encrypt.ts').catch((error: unknown) => {
-    jose = undefined; // a failed fetch must not stop the next attempt
-    throw error;
-  });
-  return jose;
-}
-
-export async function encryptPayload(payload: unknown, key: PublicEncryptionKey): Promise<string> {
-  const header = { alg: key.alg, enc: 'A256GCM' satisfies typeof JWE_CONTENT_ENCRYPTION, kid: key.kid };
-  const { CompactEncrypt } = await loadJose();
-  return new CompactEncrypt(encoder.encode(JSON.stringify(payload))).setProtectedHeader(header).encrypt(key);
+export function encryptPayload(payload: unknown, key: PublicEncryptionKey): Promise<string> {
+  return encryptCompact(encoder.encode(JSON.stringify(payload)), key);
 }
