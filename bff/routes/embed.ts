@@ -82,7 +82,10 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       if (!isOriginAllowed(claims.origin, merchant, claims.mode)) {
         return reply.code(403).send(say(locale.t.frameRefused, locale));
       }
-      const page = await app.widgetPages.render('checkout.html', { 'parent-origin': claims.origin, embedded: true });
+      // The merchant's public keys for the session's mode travel with the page, so the checkout's first request
+      // does not wait for a round trip to GET /checkout/keys (a second on a slow mobile network).
+      const keys = await app.payloadKeys.publicJwks(merchant.id, claims.mode);
+      const page = await app.widgetPages.render('checkout.html', { 'parent-origin': claims.origin, embedded: true, 'encryption-keys': JSON.stringify(keys) });
       if (!page) return reply.code(503).send(say(locale.t.checkoutUnavailable, locale));
       return reply.pagePolicy({ frameAncestors: [claims.origin] }).send(page);
     },

@@ -8,6 +8,7 @@ import { chooseKey, encryptPayload } from './encrypt.ts';
 import { beginAction, type PendingAction } from './idempotency.ts';
 import {
   createOrderResponse,
+  encryptionJwks,
   errorEnvelope,
   feeResponse,
   keysResponse,
@@ -69,6 +70,21 @@ export interface ApiOptions {
   clientToken?: string | undefined;
   /** A customer session, from the merchant's server (`checkout-customer-session`). */
   customerSession?: string | undefined;
+  /**
+   * The merchant's public keys as JSON, when the page that serves the checkout knows them (the frame page does):
+   * the first request then goes without a round trip to GET /checkout/keys. Keys of another shape are ignored.
+   */
+  keys?: string | undefined;
+}
+
+function givenKey(keys: string | undefined): PublicEncryptionKey | undefined {
+  if (!keys) return undefined;
+  try {
+    const parsed = encryptionJwks.safeParse(JSON.parse(keys));
+    return parsed.success ? chooseKey(parsed.data) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -80,7 +96,10 @@ export interface ApiOptions {
 export class CheckoutApi {
   #keyPromise: Promise<PublicEncryptionKey> | undefined;
 
-  constructor(readonly options: ApiOptions) {}
+  constructor(readonly options: ApiOptions) {
+    const given = givenKey(options.keys);
+    if (given) this.#keyPromise = Promise.resolve(given);
+  }
 
   /** Test keys (`pk_test_…`) reach the sandbox processor, which also takes the gateway's non-Luhn test card. */
   get testMode(): boolean {

@@ -186,11 +186,14 @@ export const encryptionJwk = z.discriminatedUnion('kty', [
   z.object({ kty: z.literal('RSA'), n: text, e: text, alg: z.literal('RSA-OAEP-256'), ...keyMembers }),
 ]);
 
+/** The keys a page hands the checkout (the frame page's `encryption-keys`), as GET /checkout/keys lists them. */
+export const encryptionJwks = z.array(encryptionJwk);
+
 export const keysResponse = z.object({
   status: z.literal('success'),
   statusCode: z.literal('00'),
   message: text,
-  data: z.object({ keys: z.array(encryptionJwk) }),
+  data: z.object({ keys: encryptionJwks }),
 });
 
 export const trackEventResponse = z.object({ status: z.literal('success'), statusCode: z.literal('00'), message: text, data: z.null() });

@@ -78,6 +78,8 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
   @property({ attribute: 'client-token' }) clientToken = '';
   /** A customer session from the merchant's server: the customer's saved cards, and saving one. */
   @property({ attribute: 'customer-session' }) customerSession = '';
+  /** The merchant's public keys as JSON (the frame page provides them): no round trip to fetch them. */
+  @property({ attribute: 'encryption-keys' }) encryptionKeys = '';
   /** Framed by a merchant's page: the settings arrive from it by postMessage, so wait for them. */
   @property({ type: Boolean }) embedded = false;
 

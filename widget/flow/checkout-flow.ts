@@ -35,6 +35,8 @@ export interface CheckoutFlowHost extends ReactiveControllerHost, EventTarget {
   apiBase: string;
   clientToken: string;
   customerSession: string;
+  /** The merchant's public keys as JSON, when the page serving the checkout provides them. */
+  encryptionKeys: string;
   /** The settings come from the embedding page: until they do, the checkout waits instead of reporting them missing. */
   embedded: boolean;
   reference: string;
@@ -369,6 +371,7 @@ export class CheckoutFlow implements ReactiveController {
         baseUrl: host.apiBase || window.location.origin,
         clientToken: host.clientToken || undefined,
         customerSession: host.customerSession || undefined,
+        keys: host.encryptionKeys || undefined,
       });
       const returned = new URLSearchParams(window.location.search);
       const returnedReference = returned.get('reference');

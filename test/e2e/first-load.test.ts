@@ -4,7 +4,10 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, logEntry, newPage } from './support/browser.ts';
 
-/** The widget's files travel compressed: built once as brotli and gzip, sent as the browser accepts. */
+/**
+ * What a phone waits for: the widget's files travel compressed (built once as brotli and gzip, sent as the browser
+ * accepts), and the framed checkout's first request waits for no more round trips than it must.
+ */
 const server = inject('server');
 let browser: Browser;
 
@@ -58,5 +61,19 @@ describe('the checkout files a browser downloads', () => {
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
     expect(gzip.headers['cache-control']).toBe(plain.headers['cache-control']);
+  });
+
+  it('lets the framed checkout create its order without asking for the keys: the frame page carries them and preloads the API client', async () => {
+    const { page } = await newPage(browser);
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    await page.goto(`${server.baseUrl}/demo/`);
+    await logEntry(page, 'checkout:ready', 'inline-checkout').waitFor();
+    expect(requests).toContain('POST /checkout/order/create');
+    expect(requests.filter((request) => request.endsWith('/checkout/keys'))).toEqual([]);
+    const frame = page.frames().find((candidate) => candidate.url().includes('/checkout/frame/'))!;
+    const preloaded = await frame.evaluate(() => [...document.querySelectorAll('link[rel="modulepreload"][fetchpriority="low"]')].map((link) => link.getAttribute('href')));
+    expect(preloaded.some((href) => /\/client-[\w-]+\.js$/.test(href ?? ''))).toBe(true);
+    expect(preloaded.some((href) => /\/wire-[\w-]+\.js$/.test(href ?? ''))).toBe(true);
   });
 });
