@@ -68,7 +68,10 @@ describe('embedding, security headers and hosted pages', () => {
     const frame = await app.inject({ method: 'GET', url: new URL(data.frameUrl).pathname });
     expect(frame.statusCode).toBe(200);
     expect(csp(frame)['frame-ancestors']).toBe('https://shop.acme.test');
-    expect(configOf(frame.body)).toEqual({ 'parent-origin': 'https://shop.acme.test', embedded: true });
+    const published = (await app.inject({ method: 'GET', url: '/checkout/keys', headers: { 'api-key': keys.publishableKey } })).json().data.keys;
+    const { 'encryption-keys': carried, ...config } = configOf(frame.body) as Record<string, unknown>;
+    expect(config).toEqual({ 'parent-origin': 'https://shop.acme.test', embedded: true });
+    expect(JSON.parse(String(carried))).toEqual(published);
     expect(frame.body).not.toContain(keys.publishableKey);
   });
 
