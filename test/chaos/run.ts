@@ -272,28 +272,34 @@ async function run(driver: 'pglite' | 'postgres'): Promise<boolean> {
   await deployment.start(0);
   for (let slot = 1; slot < processes; slot += 1) await deployment.start(slot);
 
+  // Whatever happens, no process of this run outlives it.
+  process.once('exit', () => deployment.servers.forEach((server) => server?.child.kill('SIGKILL')));
   const load = new Load(deployment);
   const clients = Array.from({ length: CLIENTS }, () => load.client());
-  const killTimes = Array.from({ length: KILLS }, () => 2000 + Math.random() * (SECONDS * 1000 - 4000)).sort((a, b) => a - b);
+  // The load runs SECONDS in all while a process is up; the kills fall at random moments of it, each process
+  // getting a random share of uptime before its kill (a restart's own time is not counted as load time).
+  const share = (SECONDS * 1000) / (KILLS + 1);
+  const uptimes = Array.from({ length: KILLS }, () => share * (0.2 + Math.random() * 1.6));
   let kills = 0;
   const loadStarted = Date.now();
-  for (const at of killTimes) {
-    await sleep(Math.max(0, loadStarted + at - Date.now()));
+  let loadMs = 0;
+  for (const uptime of uptimes) {
+    if (loadMs + uptime > SECONDS * 1000) break;
+    await sleep(uptime);
+    loadMs += uptime;
     const slot = Math.floor(Math.random() * processes);
-    if (!deployment.servers[slot]) continue;
     await deployment.kill(slot);
     kills += 1;
     process.stdout.write(`  kill ${kills} of process ${slot + 1} at ${((Date.now() - loadStarted) / 1000).toFixed(1)} s (orders acknowledged so far ${load.acknowledgedOrders.size})\n`);
     await deployment.start(slot);
     deployment.restarts += 1;
   }
-  await sleep(Math.max(0, loadStarted + SECONDS * 1000 - Date.now()));
+  await sleep(Math.max(0, SECONDS * 1000 - loadMs));
+  // The last kill hits every process with the load still running; the check then reads the data as the crash left it.
+  for (let slot = 0; slot < processes; slot += 1) await deployment.kill(slot);
+  kills += processes;
   load.stop();
   await Promise.all(clients);
-  // One last kill with the load just stopped, then the check runs on the data exactly as the crash left it.
-  await deployment.kill(0);
-  kills += 1;
-  await deployment.stop();
 
   const storage = await openStorage(driver === 'postgres' ? { driver, url: DATABASE_URL!, schema } : { driver, dataDir: path.join(dataDir, 'db') });
   let figures;
