@@ -84,6 +84,8 @@ export type Fixtures = {
   orderReferences: string[];
   linkIds: string[];
   linkReferences: string[];
+  /** Links no input edits or disables (their ids are in no pool), so the link pages stay open to the fuzz. */
+  pageLinkReferences: string[];
   paymentReferences: string[];
   transferAccounts: string[];
   endpointIds: string[];
@@ -108,6 +110,7 @@ export async function makeFixtures(app: FastifyInstance): Promise<Fixtures> {
     orderReferences: [],
     linkIds: [],
     linkReferences: [],
+    pageLinkReferences: [],
     paymentReferences: [],
     transferAccounts: [],
     endpointIds: [],
@@ -153,6 +156,16 @@ export async function makeFixtures(app: FastifyInstance): Promise<Fixtures> {
     });
     fixtures.linkIds.push(String(open.json().data.paymentLink.id));
     fixtures.linkReferences.push(open.json().data.paymentLink.reference);
+
+    for (const amount of [2500, undefined]) {
+      const page = await app.inject({
+        method: 'POST',
+        url: '/checkout/links/create',
+        headers: secret,
+        payload: { Name: 'Page', Description: 'A page', PaymentType: 'MC', Currency: 'NGN', AuthOption: 'NOAUTH', ...(amount ? { Amount: amount } : {}) },
+      });
+      fixtures.pageLinkReferences.push(page.json().data.paymentLink.reference);
+    }
 
     const endpoint = await app.inject({ method: 'POST', url: '/checkout/webhooks', headers: secret, payload: { url: 'http://127.0.0.1:9/hooks' } });
     const endpointId = endpoint.json().data?.id;
@@ -397,7 +410,7 @@ function paramValues(f: Fixtures, name: string): fc.Arbitrary<string> {
     deliveryId: f.deliveryIds,
     paymentReference: f.paymentReferences,
     token: f.frameTokens,
-    reference: [...f.linkReferences, ...f.orderReferences],
+    reference: [...f.pageLinkReferences, ...f.pageLinkReferences, ...f.linkReferences, ...f.orderReferences.slice(0, 4)],
   };
   const own = known[name] ?? [...f.orderReferences, ...f.linkIds, ...f.endpointIds];
   return own.length > 0 ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...own) }, { weight: 2, arbitrary: pathText }) : pathText;
