@@ -7,7 +7,7 @@ import { fuzzEndpoint, fuzzMessages, makeFixtures, startFuzzApp, storedDataFindi
  * `npm run fuzz`: every endpoint, page and the frame's message guards, FUZZ_RUNS inputs each (default 10,000), each
  * endpoint bounded by FUZZ_SECONDS (default 600), on PGlite and, when TEST_DATABASE_URL is set, on PostgreSQL.
  * FUZZ_ONLY=<text> keeps the endpoints whose method and path contain it. Prints a table and writes
- * test-results/fuzz.json; exits 1 on any 5xx, malformed error, stack trace, echoed card number or inconsistent row.
+ * test-results/fuzz-<drivers>.json; exits 1 on any 5xx, malformed error, stack trace, echoed card number or inconsistent row.
  */
 const runs = Number(process.env.FUZZ_RUNS ?? 10_000);
 const seconds = Number(process.env.FUZZ_SECONDS ?? 600);
@@ -59,6 +59,6 @@ const result = {
   drivers: summary,
 };
 mkdirSync('test-results', { recursive: true });
-writeFileSync('test-results/fuzz.json', `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(`test-results/fuzz-${drivers.join('-')}.json`, `${JSON.stringify(result, null, 2)}\n`);
 process.stdout.write(`${result.inputs} inputs in ${result.seconds} s, fewest at one endpoint ${result.minimumInputs}, 5xx ${result.serverErrors}: ${failed ? 'FAILED' : 'passed'}\n`);
 process.exit(failed ? 1 : 0);
