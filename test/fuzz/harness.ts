@@ -661,7 +661,7 @@ export type EndpointReport = {
 const countOrders = async (app: FastifyInstance) => Number((await app.storage.query<{ count: number }>('SELECT count(*)::int AS count FROM orders'))[0]!.count);
 
 /** Runs `runs` inputs at one endpoint (or fewer if `timeLimitMs` passes first) and checks every answer. */
-export async function fuzzEndpoint(app: FastifyInstance, endpoint: Endpoint, f: Fixtures, options: { runs: number; timeLimitMs: number; seed?: number }): Promise<EndpointReport> {
+export async function fuzzEndpoint(app: FastifyInstance, endpoint: Endpoint, f: Fixtures, options: { runs: number; timeLimitMs: number; seed?: number | undefined; path?: string | undefined }): Promise<EndpointReport> {
   const started = Date.now();
   const statuses: Record<string, number> = {};
   let serverErrors = 0;
@@ -679,11 +679,11 @@ export async function fuzzEndpoint(app: FastifyInstance, endpoint: Endpoint, f: 
       const problems = problemsWith(endpoint, plan, response);
       if (problems.length > 0) throw new Error(`${problems.join('; ')}\nrequest: ${describeRequest(request)}\nanswer: ${response.statusCode} ${response.body.slice(0, 300)}`);
     }),
-    { numRuns: options.runs, interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false, endOnFailure: true, ...(options.seed === undefined ? {} : { seed: options.seed }) },
+    { numRuns: options.runs, interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false, endOnFailure: true, ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.path === undefined ? {} : { path: options.path }) },
   );
   const ordersAfter = await countOrders(app);
   let failure: string | undefined;
-  if (result.failed) failure = `${String((result.errorInstance as Error | undefined)?.message ?? result.errorInstance)} (seed ${result.seed}, path ${result.counterexamplePath})`;
+  if (result.failed) failure = `${String((result.errorInstance as Error | undefined)?.message ?? result.errorInstance)} (replay: FUZZ_SEED=${result.seed} FUZZ_PATH=${result.counterexamplePath})`;
   else if (ordersAfter - ordersBefore > creates) failure = `orders grew by ${ordersAfter - ordersBefore} with ${creates} successful creates`;
   return { endpoint: endpointName(endpoint), runs, statuses, serverErrors, ...(failure ? { failure } : {}), ordersBefore, ordersAfter, creates, milliseconds: Date.now() - started };
 }

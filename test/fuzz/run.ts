@@ -6,12 +6,14 @@ import { fuzzEndpoint, fuzzMessages, makeFixtures, startFuzzApp, storedDataFindi
 /**
  * `npm run fuzz`: every endpoint, page and the frame's message guards, FUZZ_RUNS inputs each (default 10,000), each
  * endpoint bounded by FUZZ_SECONDS (default 600), on PGlite and, when TEST_DATABASE_URL is set, on PostgreSQL.
- * FUZZ_ONLY=<text> keeps the endpoints whose method and path contain it. Prints a table and writes
+ * FUZZ_ONLY=<text> keeps the endpoints whose method and path contain it; FUZZ_SEED and FUZZ_PATH replay a failure. Prints a table and writes
  * test-results/fuzz-<drivers>.json; exits 1 on any 5xx, malformed error, stack trace, echoed card number or inconsistent row.
  */
 const runs = Number(process.env.FUZZ_RUNS ?? 10_000);
 const seconds = Number(process.env.FUZZ_SECONDS ?? 600);
 const only = process.env.FUZZ_ONLY;
+// A failure prints the seed and path that replay it (with FUZZ_ONLY naming its endpoint).
+const replay = { seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined, path: process.env.FUZZ_PATH };
 const drivers: Driver[] = process.env.FUZZ_DRIVERS ? (process.env.FUZZ_DRIVERS.split(',') as Driver[]) : TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 const started = Date.now();
@@ -25,7 +27,7 @@ for (const driver of drivers) {
     const chosen = fuzz.endpoints.filter((endpoint) => !only || `${endpoint.method} ${endpoint.url}`.includes(only));
     process.stdout.write(`${driver}: ${chosen.length} endpoints, ${runs} inputs each (at most ${seconds} s each)\n`);
     for (const endpoint of chosen) {
-      const report = await fuzzEndpoint(fuzz.app, endpoint, fixtures, { runs, timeLimitMs: seconds * 1000 });
+      const report = await fuzzEndpoint(fuzz.app, endpoint, fixtures, { runs, timeLimitMs: seconds * 1000, seed: replay.seed, path: replay.path });
       endpoints.push(report);
       const codes = Object.entries(report.statuses).map(([code, count]) => `${code}:${count}`).join(' ');
       process.stdout.write(`  ${report.failure ? 'FAIL' : 'ok  '} ${report.endpoint.padEnd(52)} ${String(report.runs).padStart(6)} inputs ${String(Math.round(report.milliseconds / 1000)).padStart(4)} s  5xx ${report.serverErrors}  ${codes}\n`);
