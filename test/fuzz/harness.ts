@@ -624,13 +624,17 @@ export function problemsWith(endpoint: Endpoint, plan: Plan, response: LightMyRe
   return problems;
 }
 
-/** Answers that create an order: the only ones after which the number of orders may grow. */
-const createsOrders = (endpoint: Endpoint, plan: Plan, response: LightMyRequestResponse): boolean =>
-  plan.method !== 'HEAD' &&
-  ((endpointName(endpoint) === 'POST /checkout/order/create' && response.statusCode === 200) ||
-    (endpointName(endpoint) === 'POST /l/:reference' && response.statusCode === 303) ||
-    // Routes this file does not know yet (subscriptions, say) may create orders only when they succeed.
-    (!KNOWN_NOT_CREATING.has(endpointName(endpoint)) && response.statusCode < 300));
+/**
+ * Answers that create an order: the only ones after which the number of orders may grow. A GET, HEAD or OPTIONS
+ * never does; a route this file does not know yet (subscriptions, say) may, but only with a 2xx.
+ */
+const createsOrders = (endpoint: Endpoint, plan: Plan, response: LightMyRequestResponse): boolean => {
+  const name = endpointName(endpoint);
+  if (['GET', 'HEAD', 'OPTIONS'].includes(plan.method) || ['GET', 'HEAD', 'OPTIONS'].includes(endpoint.method)) return false;
+  if (name === 'POST /checkout/order/create') return response.statusCode === 200;
+  if (name === 'POST /l/:reference') return response.statusCode === 303;
+  return !KNOWN_NOT_CREATING.has(name) && response.statusCode < 300;
+};
 
 const KNOWN_NOT_CREATING = new Set([
   'POST /checkout/order/pay',
@@ -640,10 +644,16 @@ const KNOWN_NOT_CREATING = new Set([
   'POST /checkout/order/event/track',
   'POST /checkout/links/create',
   'PATCH /checkout/links/:id/edit',
+  'PATCH /checkout/links/:id/status/activate',
+  'PATCH /checkout/links/:id/status/disable',
+  'POST /checkout/customers/sessions',
   'POST /checkout/sandbox/transfers',
   'POST /checkout/webhooks',
+  'POST /checkout/webhooks/:endpointId/rotate-secret',
+  'POST /checkout/webhooks/:endpointId/disable',
+  'POST /checkout/webhooks/deliveries/:deliveryId/resend',
+  'POST /checkout/embed/sessions',
   'POST /checkout/3ds/:paymentReference',
-  'GET /l/:reference',
 ]);
 
 export type EndpointReport = {
