@@ -603,6 +603,8 @@ export function problemsWith(endpoint: Endpoint, plan: Plan, response: LightMyRe
   const text = response.body;
   if (STACK.test(text)) problems.push('the answer holds a stack trace or an internal error name');
   for (const number of cardNumbersIn(plan)) if (text.includes(number)) problems.push('the answer echoes a card number from the request');
+  const allow = String(response.headers['allow'] ?? '').split(/,\s*/);
+  if (status === 405 && (allow.includes(plan.method) || (plan.method === 'HEAD' && allow.includes('GET')))) problems.push(`a 405 for ${plan.method}, which its Allow header lists`);
   const type = String(response.headers['content-type'] ?? '');
   if (status >= 400 && status < 500 && plan.method !== 'HEAD') {
     if (type.startsWith('application/json')) {
