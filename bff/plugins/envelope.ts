@@ -126,6 +126,10 @@ export default fp(
     app.setNotFoundHandler((request, reply) => {
       const path = (request.url.split('?')[0] ?? '/').slice(0, 200);
       const allowed = [...new Set(routes.filter((route) => route.pattern.test(path)).flatMap((route) => route.methods))];
+      // A route that takes this method but found nothing (a file missing from the widget's build) is a 404, not a 405.
+      if (allowed.includes(request.method) || (request.method === 'HEAD' && allowed.includes('GET'))) {
+        return sendError(reply, new AppError('NF404', `Nothing was found at ${path}.`));
+      }
       if (allowed.length > 0) {
         return sendError(
           reply,

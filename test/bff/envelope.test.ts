@@ -31,6 +31,16 @@ describe('the error envelope', () => {
     expect(response.json()).toMatchObject({ status: 'failed', statusCode: 'NF404' });
   });
 
+  it('answers a file missing from the widget with 404, not a 405 that allows the method it refused', async () => {
+    for (const method of ['GET', 'HEAD'] as const) {
+      const response = await app.inject({ method, url: '/widget/assets/no-such-file.js' });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers.allow).toBeUndefined();
+    }
+    const response = await app.inject({ method: 'GET', url: '/widget/assets/no-such-file.js' });
+    expect(response.json()).toEqual({ status: 'failed', statusCode: 'NF404', message: 'Nothing was found at /widget/assets/no-such-file.js.' });
+  });
+
   it('answers malformed JSON with VAL400', async () => {
     const response = await app.inject({
       method: 'POST',
