@@ -326,7 +326,7 @@ const lines: Line[] = [];
 const memory: string[] = [];
 let phone: PhoneSample[] = [];
 {
-  const server = await startServer(UNLIMITED);
+  const server = await startServer(UNLIMITED, { compiled: true });
   memory.push(`PGlite, right after a first start on a fresh folder: ${processCost(server.pid).rssMiB.toFixed(0)} MiB`);
   try {
     phone = await measurePhone(server.baseUrl, REPETITIONS);
@@ -340,12 +340,12 @@ if (DATABASE_URL) {
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   // Processes sharing one database share its master key, which seals the merchants' private keys.
   const env = { ...UNLIMITED, DATABASE_URL, DATABASE_SCHEMA: schema, CHECKOUT_MASTER_KEY: randomBytes(32).toString('base64') };
-  const first = await startServer(env);
+  const first = await startServer(env, { compiled: true });
   bounds['statements PostgreSQL 2'] = bounds['statements PostgreSQL']!;
   try {
     memory.push(`PostgreSQL, one process after start: ${processCost(first.pid).rssMiB.toFixed(0)} MiB`);
     lines.push(...(await scenarios({ name: 'PostgreSQL', servers: [first] }, { ...bounds, 'statements PostgreSQL': bounds['statements PostgreSQL']! })));
-    const second = await startServer(env);
+    const second = await startServer(env, { compiled: true });
     try {
       const keyed = { ...second, publishableKey: first.publishableKey, secretKey: first.secretKey, encryptionKey: first.encryptionKey };
       lines.push(...(await scenarios({ name: 'PostgreSQL, 2 processes', servers: [first, keyed] }, { ...bounds, 'statements PostgreSQL, 2 processes': bounds['statements PostgreSQL']! })));

@@ -53,22 +53,23 @@ async function npmStart(port: number, extra: Record<string, string> = {}): Promi
 }
 
 /** SIGTERM to the group; resolves once npm has exited and no process of this build is left. */
-async function stop(child: ChildProcess): Promise<string[][]> {
+async function stop(child: ChildProcess): Promise<{ args: string[]; environment: string[] }[]> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   process.kill(-child.pid!, 'SIGTERM');
   await exited;
-  for (let tries = 0; serverCommandLines().length > 0 && tries < 100; tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-  return serverCommandLines();
+  for (let tries = 0; serverProcesses().length > 0 && tries < 100; tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  return serverProcesses();
 }
 
-/** The command lines of the node processes of this test's build (npm's child, found by its environment in /proc). */
-function serverCommandLines(): string[][] {
-  const found: string[][] = [];
+/** The node processes of this test's build (npm's child, found by its environment in /proc): arguments and environment. */
+function serverProcesses(): { args: string[]; environment: string[] }[] {
+  const found: { args: string[]; environment: string[] }[] = [];
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
-      if (!readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`CHECKOUT_BUILD_DIR=${BUILD_DIR}`)) continue;
+      const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      if (!environment.includes(`CHECKOUT_BUILD_DIR=${BUILD_DIR}`)) continue;
       const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      if (path.basename(args[0] ?? '') === 'node') found.push(args);
+      if (path.basename(args[0] ?? '') === 'node') found.push({ args, environment });
     } catch {
       // A process that ended meanwhile, or another user's.
     }
@@ -94,11 +95,13 @@ describe('the compiled server', () => {
     const started = await npmStart(port);
     try {
       expect(started.stderr()).not.toContain('Compiling');
-      // The server is plain node running the launcher, which imports dist's server.js: no TypeScript loader.
-      const servers = serverCommandLines();
+      // The server is plain node running the launcher, which imports dist's server.js: no TypeScript loader. Its
+      // young generation is bounded and glibc keeps two malloc arenas (docs/operations.md, "Memory").
+      const servers = serverProcesses();
       expect(servers.length).toBeGreaterThanOrEqual(1);
-      for (const args of servers) {
-        expect(args.slice(1)).toEqual(['bff/launch.mjs', 'start']);
+      for (const server of servers) {
+        expect(server.args.slice(1)).toEqual(['--max-semi-space-size=4', 'bff/launch.mjs', 'start']);
+        expect(server.environment).toContain('MALLOC_ARENA_MAX=2');
       }
       const health = await fetch(`http://127.0.0.1:${port}/health`);
       expect(health.status).toBe(200);

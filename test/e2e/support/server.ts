@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startCommand } from '../../support/start-command.ts';
 
 /**
  * The real server process (what `npm start` runs) on 127.0.0.1, a free port and a fresh data folder, serving the
@@ -41,7 +42,10 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
  * `dataDir` is a data folder prepared beforehand (merchants made with `npm run merchant`); the server then creates
  * no sandbox merchant and the keys it reports are empty.
  */
-export async function startServer(overrides: Record<string, string> = {}, { dataDir = newDataDir() }: { dataDir?: string } = {}): Promise<RunningServer> {
+export async function startServer(
+  overrides: Record<string, string> = {},
+  { dataDir = newDataDir(), compiled = false }: { dataDir?: string; compiled?: boolean } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const inherited: NodeJS.ProcessEnv = { ...process.env };
@@ -58,7 +62,11 @@ export async function startServer(overrides: Record<string, string> = {}, { data
     WORKERS: '1',
     ...overrides,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bff/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // `compiled`: the build run as `npm start` runs it (its node flags and environment), for the benchmark; else the
+  // sources through tsx, so the tests never wait for a compile.
+  const start = compiled ? startCommand(ROOT) : undefined;
+  const args = start ? start.nodeArgs : ['--import', 'tsx', 'bff/server.ts'];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...start?.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
