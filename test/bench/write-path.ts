@@ -21,6 +21,14 @@ const TRACE = process.argv.includes('--trace');
 
 type Tally = { statements: number; transactions: number; sqlMs: number; trace: { sql: string; ms: number }[] };
 const fresh = (): Tally => ({ statements: 0, transactions: 0, sqlMs: 0, trace: [] });
+/** Per statement text (its first words) and for BEGIN/COMMIT: how often, and the milliseconds spent, over the run. */
+const byStatement = new Map<string, { count: number; ms: number }>();
+const note = (sql: string, ms: number) => {
+  const entry = byStatement.get(sql) ?? { count: 0, ms: 0 };
+  entry.count += 1;
+  entry.ms += ms;
+  byStatement.set(sql, entry);
+};
 
 /** Wraps the storage the services hold so every statement (in or out of a transaction) is counted and timed. */
 function instrument(storage: Storage): { current: Tally } {
@@ -33,18 +41,36 @@ function instrument(storage: Storage): { current: Tally } {
         return await original(sql, params);
       } finally {
         const ms = performance.now() - started;
+        const text = sql.replace(/\s+/g, ' ').slice(0, 110);
         state.current.statements += 1;
         state.current.sqlMs += ms;
-        if (TRACE) state.current.trace.push({ sql: sql.replace(/\s+/g, ' ').slice(0, 110), ms });
+        note(text, ms);
+        if (TRACE) state.current.trace.push({ sql: text, ms });
       }
     };
   };
   const mutable = storage as { -readonly [K in keyof Storage]: Storage[K] };
   mutable.query = timed(storage);
   const transaction = storage.transaction.bind(storage);
-  mutable.transaction = (work) => {
+  mutable.transaction = async (work) => {
     state.current.transactions += 1;
-    return transaction((tx) => work({ ...tx, query: timed(tx) }));
+    // BEGIN and COMMIT: the transaction's time outside the statements of its work.
+    const started = performance.now();
+    let inWork = 0;
+    try {
+      return await transaction(async (tx) => {
+        const workStarted = performance.now();
+        try {
+          return await work({ ...tx, query: timed(tx) });
+        } finally {
+          inWork = performance.now() - workStarted;
+        }
+      });
+    } finally {
+      const ms = performance.now() - started - inWork;
+      state.current.sqlMs += ms;
+      note('BEGIN + COMMIT', ms);
+    }
   };
   return state;
 }
@@ -76,6 +102,7 @@ async function measure(databaseUrl: string | undefined): Promise<void> {
       });
     }
     const state = instrument(app.storage);
+    byStatement.clear();
     const totals = { create: fresh(), pay: fresh() };
     const warmup = Math.min(20, Math.floor(PAIRS / 5));
     let cpu = process.cpuUsage();
@@ -84,6 +111,7 @@ async function measure(databaseUrl: string | undefined): Promise<void> {
       if (index === warmup) {
         totals.create = fresh();
         totals.pay = fresh();
+        byStatement.clear();
         cpu = process.cpuUsage();
         started = performance.now();
       }
@@ -110,6 +138,8 @@ async function measure(databaseUrl: string | undefined): Promise<void> {
       );
       if (TRACE) for (const line of total.trace) console.log(`   ${line.ms.toFixed(3).padStart(7)} ms  ${line.sql}`);
     }
+    console.log(`${driver} mean per statement over the run (count per pair, ms each):`);
+    for (const [sql, entry] of byStatement) console.log(`   ${(entry.count / measured).toFixed(2).padStart(5)} x ${(entry.ms / entry.count).toFixed(3).padStart(7)} ms  ${sql}`);
     console.log(
       `${driver} pair: ${((used.user + used.system) / 1000 / measured).toFixed(2)} ms CPU per pair (user+system of this process), ` +
         `${(wallMs / measured).toFixed(2)} ms wall per pair one at a time, ${measured} pairs`,
