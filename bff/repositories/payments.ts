@@ -118,18 +118,34 @@ export async function listOpenPayments(db: Queryable, orderId: number): Promise<
 
 /**
  * Applies a planned transition as one UPDATE guarded by the state the payment was read in: undefined when the row
- * is no longer in that state (another request or job got there first), and nothing changed.
+ * is no longer in that state (another request or job got there first), and nothing changed. In the same statement,
+ * only when the payment moved: the order's timeline entry, and the order's planned transition guarded by the status
+ * the caller read (`orderMoved` false when the order was not in it, for the caller to move it under its lock).
  */
-export async function applyPaymentPlan(db: Queryable, id: number, plan: { from: PaymentState; to: PaymentState; changes: PaymentChanges }, now: Date): Promise<Payment | undefined> {
+export async function applyPaymentPlan(
+  db: Queryable,
+  id: number,
+  plan: { from: PaymentState; to: PaymentState; changes: PaymentChanges },
+  now: Date,
+  consequences: { orderId: number; timeline: { name: string; detail: unknown }; order: { from: StatusId; to: StatusId } | undefined },
+): Promise<{ payment: Payment; orderMoved: boolean } | undefined> {
+  const { orderId, timeline, order } = consequences;
   const sets = ['status_id = $2', 'stage = $3', 'updated_at = $4'];
-  const params: unknown[] = [id, plan.to.status, plan.to.stage, now, plan.from.status, plan.from.stage];
+  const params: unknown[] = [id, plan.to.status, plan.to.stage, now, plan.from.status, plan.from.stage, orderId, timeline.name,
+    JSON.stringify(timeline.detail), order !== undefined, order?.from ?? null, order?.to ?? null];
   for (const [key, value] of Object.entries(plan.changes) as [keyof PaymentChanges, unknown][]) {
     if (value === undefined) continue;
     params.push(value);
     sets.push(`${COLUMNS[key]} = $${params.length}`);
   }
-  const [row] = await db.query<PaymentRow>(`UPDATE order_payments SET ${sets.join(', ')} WHERE id = $1 AND status_id = $5 AND stage = $6 RETURNING *`, params);
-  return row && toPayment(row);
+  const [row] = await db.query<PaymentRow & { order_moved: boolean }>(
+    `WITH p AS (UPDATE order_payments SET ${sets.join(', ')} WHERE id = $1 AND status_id = $5 AND stage = $6 RETURNING *),
+     o AS (UPDATE orders SET status_id = $12, updated_at = $4 WHERE id = $7 AND $10 AND status_id = $11 AND EXISTS (SELECT 1 FROM p) RETURNING id),
+     e AS (INSERT INTO order_events (order_id, name, source, detail, created_at) SELECT $7, $8, 'system', $9, $4 FROM p)
+     SELECT p.*, EXISTS (SELECT 1 FROM o) AS order_moved FROM p`,
+    params,
+  );
+  return row && { payment: toPayment(row), orderMoved: row.order_moved };
 }
 
 const COLUMNS: Record<keyof PaymentChanges, string> = {

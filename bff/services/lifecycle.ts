@@ -82,18 +82,26 @@ export class PaymentLifecycle {
     const now = this.clock.now();
     const plan = planPayment({ status: payment.statusId, stage: payment.stage }, event, now);
     if (!plan.ok) return plan;
-    const moved = await payments.applyPaymentPlan(tx, payment.id, plan, now);
-    if (!moved) return { ok: false, conflict: { entity: 'payment', event: event.type, from: undefined } };
-
     const consequence = CONSEQUENCES[event.type] as { order?: OrderEventType; timeline: string; domain?: (event: PaymentEvent) => DomainEventType };
-    let current = order;
     // An approval that came after another attempt paid the order changes nothing on the order: it is for refund.
     const orderEvent = event.type === 'declined' && event.reason === 'already-paid' ? undefined : consequence.order;
-    if (orderEvent) current = await this.moveOrder(tx, order, orderEvent, now);
     const detail: Record<string, unknown> = { paymentReference: payment.reference };
     if (event.type === 'declined') detail.code = event.code;
     if (event.type === 'expired' || event.type === 'declined') detail.reason = event.reason;
-    await orders.insertEvent(tx, order.id, consequence.timeline, 'system', detail, now);
+    // The order's transition is planned from the status the caller read, and made with the attempt's move and its
+    // timeline entry in one statement, guarded by that status; an order that moved on meanwhile is moved under its lock.
+    const expected = orderEvent === undefined ? undefined : planOrder(order.statusId, orderEvent);
+    const applied = await payments.applyPaymentPlan(tx, payment.id, plan, now, {
+      orderId: order.id,
+      timeline: { name: consequence.timeline, detail },
+      order: expected?.ok ? expected : undefined,
+    });
+    if (!applied) return { ok: false, conflict: { entity: 'payment', event: event.type, from: undefined } };
+    const moved = applied.payment;
+
+    let current = order;
+    if (expected?.ok && applied.orderMoved) current = { ...order, statusId: expected.to, updatedAt: now };
+    else if (orderEvent) current = await this.moveOrderLocked(tx, order, orderEvent, now);
 
     if (event.type === 'authentication-required') {
       await enqueue(tx, { kind: 'payment.expire-authentication', payload: { paymentId: payment.id } }, authenticationDeadline(payment), now);
@@ -144,6 +152,10 @@ export class PaymentLifecycle {
     // statement. Only when the order moved on meanwhile is its status read under the lock and planned again.
     const expected = planOrder(order.statusId, event);
     if (expected.ok && (await orders.applyOrderPlan(tx, order.id, expected, now))) return { ...order, statusId: expected.to, updatedAt: now };
+    return this.moveOrderLocked(tx, order, event, now);
+  }
+
+  private async moveOrderLocked(tx: Queryable, order: Order, event: OrderEventType, now: Date): Promise<Order> {
     const status = await orders.lockOrder(tx, order.id);
     if (status === undefined) throw new TransitionConflictError({ entity: 'order', event, from: undefined });
     const plan = planOrder(status, event);
