@@ -11,7 +11,12 @@ export const REQUEST_ID_MEMBER = '_reqId';
  * request (or job) enqueuing it lends it its request id, which the runner puts on the job's log lines.
  */
 export async function enqueue(db: Queryable, job: Job, runAt: Date, now: Date): Promise<void> {
+  await jobs.enqueueJob(db, jobRow(job, runAt, now));
+}
+
+/** The row `enqueue` adds, for a statement that writes it together with the change that needs it. */
+export function jobRow(job: Job, runAt: Date, now: Date): jobs.NewJob {
   const reqId = currentReqId();
   const payload = reqId ? { ...job.payload, [REQUEST_ID_MEMBER]: reqId } : job.payload;
-  await jobs.enqueueJob(db, { kind: job.kind, key: jobKey(job), payload, runAt, now });
+  return { kind: job.kind, key: jobKey(job), payload, runAt, now };
 }

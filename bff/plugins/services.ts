@@ -56,11 +56,11 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     // live payments rather than pretending to charge real cards.
     const sandbox = new SandboxProcessor(app.storage, () => clock.now(), { publicBaseUrl: config.publicBaseUrl, otpSecret });
     const registry = new ProcessorRegistry([sandbox]);
-    const outbox = new Outbox(clock, (link, merchant) => links.present(link, merchant));
+    const merchantCache = new MerchantCache();
+    const outbox = new Outbox(clock, (link, merchant) => links.present(link, merchant), merchantCache);
     const lifecycle = new PaymentLifecycle(app.storage, clock, outbox);
     const settings = { publicBaseUrl: config.publicBaseUrl, transferExpiryMinutes: config.transferExpiryMinutes, processorTimeoutMs: config.processorTimeoutMs };
     const deadlines = new PaymentDeadlines(app.storage, registry, clock, lifecycle, config.processorTimeoutMs);
-    const merchantCache = new MerchantCache();
     const stopListening = await app.storage.listen(MERCHANT_CHANGES_CHANNEL, merchantCache.listener);
     app.addHook('onClose', async () => stopListening().catch(() => undefined));
     app.decorate('merchantCache', merchantCache);

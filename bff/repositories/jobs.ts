@@ -15,7 +15,9 @@ export type JobRow = {
  * Adds a job to run at `runAt` (app clock). A job with a key is added once: while one with that key is pending
  * (or running), adding it again changes nothing, so an attempt's expiry or an event's fan-out is never doubled.
  */
-export async function enqueueJob(db: Queryable, job: { kind: string; key?: string | undefined; payload: unknown; runAt: Date; now: Date }): Promise<void> {
+export type NewJob = { kind: string; key?: string | undefined; payload: unknown; runAt: Date; now: Date };
+
+export async function enqueueJob(db: Queryable, job: NewJob): Promise<void> {
   await db.query(
     `INSERT INTO jobs (kind, key, payload, run_at, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key) DO NOTHING`,
     [job.kind, job.key ?? null, JSON.stringify(job.payload), job.runAt, job.now],

@@ -28,16 +28,6 @@ function toOrder(row: OrderRow): Order {
   };
 }
 
-/** The customer details of one order, kept as they were given: a later order with the same e-mail never changes them. */
-export async function insertCustomer(db: Queryable, merchantId: number, mode: Mode, customer: Omit<Customer, 'id'>, now: Date): Promise<Customer> {
-  const [row] = await db.query<{ id: number }>(
-    `INSERT INTO customers (merchant_id, mode, email, first_name, last_name, mobile, country, created_at)
-     VALUES ($1, $2, lower($3), $4, $5, $6, $7, $8) RETURNING id`,
-    [merchantId, mode, customer.email, customer.firstName, customer.lastName, customer.mobile, customer.country, now],
-  );
-  return { ...customer, email: customer.email?.toLowerCase() ?? null, id: row!.id };
-}
-
 export type NewOrder = Omit<Order, 'id' | 'customer' | 'statusId' | 'createdAt' | 'updatedAt' | 'subscriptionId' | 'subscriptionReference' | 'recurringPeriod'> & {
   customerId: number;
   paymentMeta: unknown;
@@ -62,6 +52,43 @@ export async function insertOrder(db: Queryable, order: NewOrder, now: Date): Pr
       order.createdBy, order.shopperId, order.recurring?.subscriptionId ?? null, order.recurring?.period ?? null],
   );
   return row?.id;
+}
+
+/**
+ * A new order from a create, with its customer details (kept as they were given: a later order with the same e-mail
+ * never changes them) and its `order-created` timeline entry, in one statement: undefined, with nothing written, when
+ * its origin already used the reference, or when `besideServerOrder` is false and the merchant's server made an order
+ * under it. The customer's id is drawn first so the order can name it; the statement is atomic, so no customer is
+ * left without its order.
+ */
+export async function insertCreatedOrder(
+  db: Queryable,
+  order: Omit<NewOrder, 'customerId' | 'recurring'> & { customer: Omit<Customer, 'id'>; besideServerOrder: boolean },
+  now: Date,
+): Promise<Order | undefined> {
+  const [row] = await db.query<OrderRow>(
+    `WITH drawn AS (SELECT nextval(pg_get_serial_sequence('customers', 'id'))::int AS customer_id),
+     o AS (
+       INSERT INTO orders (merchant_id, mode, reference, processor_reference, customer_id, amount_minor, currency, description, items,
+         redirect_url, payment_link_id, frequency_id, number_of_payments, auth_option, fee_rules, payment_meta, created_at, updated_at,
+         created_by, shopper_id)
+       SELECT $1, $2, $3, $4, drawn.customer_id, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16, $17, $18 FROM drawn
+        WHERE $19 OR NOT EXISTS (SELECT 1 FROM orders WHERE merchant_id = $1 AND mode = $2 AND reference = $3 AND created_by = 'server')
+       ON CONFLICT DO NOTHING
+       RETURNING *),
+     c AS (
+       INSERT INTO customers (id, merchant_id, mode, email, first_name, last_name, mobile, country, created_at)
+       SELECT o.customer_id, $1, $2, lower($20), $21, $22, $23, $24, $16 FROM o
+       RETURNING id, email, first_name, last_name, mobile, country),
+     created AS (INSERT INTO order_events (order_id, name, source, detail, created_at) SELECT o.id, 'order-created', 'system', NULL, $16 FROM o)
+     SELECT o.*, c.email, c.first_name, c.last_name, c.mobile, c.country, NULL::text AS subscription_reference FROM o JOIN c ON c.id = o.customer_id`,
+    [order.merchantId, order.mode, order.reference, order.processorReference, order.amountMinor, order.currency, order.description,
+      JSON.stringify(order.items), order.redirectUrl, order.paymentLinkId, order.frequencyId, order.numberOfPayments, order.authOption,
+      JSON.stringify(order.feeRules), order.paymentMeta === undefined ? null : JSON.stringify(order.paymentMeta), now, order.createdBy,
+      order.shopperId, order.besideServerOrder, order.customer.email, order.customer.firstName, order.customer.lastName,
+      order.customer.mobile, order.customer.country],
+  );
+  return row && toOrder(row);
 }
 
 /** The orders under a merchant's reference: at most one per origin, the server's first. */

@@ -1,6 +1,7 @@
 import type { Payment, PaymentStage } from '../domain/order.ts';
 import type { EndReason, PaymentChanges, PaymentState, StatusId } from '../domain/lifecycle.ts';
 import type { Queryable } from '../storage/storage.ts';
+import type { NewJob } from './jobs.ts';
 
 type PaymentRow = {
   id: number; order_id: number; reference: string; payment_option: Payment['option']; status_id: StatusId; stage: PaymentStage;
@@ -45,6 +46,50 @@ export async function insertPayment(db: Queryable, payment: NewPayment): Promise
   return toPayment(row!);
 }
 
+/**
+ * Takes the order's row lock for the rest of the transaction (concurrent attempts on one order queue here) and draws
+ * the id of the attempt about to start, so the jobs written with it can name it.
+ */
+export async function lockOrderForAttempt(db: Queryable, orderId: number): Promise<{ status: StatusId; paymentId: number } | undefined> {
+  const [row] = await db.query<{ status_id: StatusId; payment_id: number }>(
+    `SELECT status_id, nextval(pg_get_serial_sequence('order_payments', 'id'))::int AS payment_id FROM orders WHERE id = $1 FOR UPDATE`,
+    [orderId],
+  );
+  return row && { status: row.status_id, paymentId: row.payment_id };
+}
+
+/**
+ * Starts an attempt in one statement, under the order's lock: the attempt (Pending, `processing`), the order's
+ * planned transition, its timeline entry and the job that looks at the attempt again in time. Nothing is written,
+ * and undefined returned, while another attempt of the order is open; `orderMoved` is false when the order was
+ * not in the plan's state.
+ */
+export async function insertAttempt(
+  db: Queryable,
+  payment: NewPayment & { id: number },
+  consequences: { order: { from: StatusId; to: StatusId }; timeline: { name: string; detail: unknown }; job: NewJob },
+): Promise<{ payment: Payment; orderMoved: boolean } | undefined> {
+  const { order, timeline, job } = consequences;
+  const [row] = await db.query<PaymentRow & { order_moved: boolean }>(
+    `WITH p AS (
+       INSERT INTO order_payments (id, order_id, reference, payment_option, status_id, stage, response_code, response_message, remarks,
+         amount_minor, fee_minor, customer_fee_minor, subsidiary_fee_minor, total_minor, fee_rate, instrument, card_brand,
+         card_first6, card_last4, card_expiry, save_card, processor, created_at, updated_at)
+       SELECT $19, $1, $2, $3, 2, 'processing', '02', 'Processing', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18, $17, $17
+        WHERE NOT EXISTS (SELECT 1 FROM order_payments WHERE order_id = $1 AND status_id = 2)
+       RETURNING *),
+     o AS (UPDATE orders SET status_id = $21, updated_at = $17 WHERE id = $1 AND status_id = $20 AND EXISTS (SELECT 1 FROM p) RETURNING id),
+     e AS (INSERT INTO order_events (order_id, name, source, detail, created_at) SELECT $1, $22, 'system', $23, $17 FROM p),
+     j AS (INSERT INTO jobs (kind, key, payload, run_at, created_at) SELECT $24, $25, $26, $27, $28 FROM p ON CONFLICT (key) DO NOTHING)
+     SELECT p.*, EXISTS (SELECT 1 FROM o) AS order_moved FROM p`,
+    [payment.orderId, payment.reference, payment.option, payment.remarks, payment.amountMinor, payment.feeMinor, payment.customerFeeMinor,
+      payment.subsidiaryFeeMinor, payment.totalMinor, payment.feeRate, payment.instrument, payment.cardBrand, payment.cardFirst6,
+      payment.cardLast4, payment.cardExpiry, payment.saveCard, payment.now, payment.processor, payment.id, order.from, order.to,
+      timeline.name, JSON.stringify(timeline.detail), job.kind, job.key ?? null, JSON.stringify(job.payload), job.runAt, job.now],
+  );
+  return row && { payment: toPayment(row), orderMoved: row.order_moved };
+}
+
 export async function findPaymentById(db: Queryable, id: number): Promise<Payment | undefined> {
   const [row] = await db.query<PaymentRow>('SELECT * FROM order_payments WHERE id = $1', [id]);
   return row && toPayment(row);
@@ -73,18 +118,34 @@ export async function listOpenPayments(db: Queryable, orderId: number): Promise<
 
 /**
  * Applies a planned transition as one UPDATE guarded by the state the payment was read in: undefined when the row
- * is no longer in that state (another request or job got there first), and nothing changed.
+ * is no longer in that state (another request or job got there first), and nothing changed. In the same statement,
+ * only when the payment moved: the order's timeline entry, and the order's planned transition guarded by the status
+ * the caller read (`orderMoved` false when the order was not in it, for the caller to move it under its lock).
  */
-export async function applyPaymentPlan(db: Queryable, id: number, plan: { from: PaymentState; to: PaymentState; changes: PaymentChanges }, now: Date): Promise<Payment | undefined> {
+export async function applyPaymentPlan(
+  db: Queryable,
+  id: number,
+  plan: { from: PaymentState; to: PaymentState; changes: PaymentChanges },
+  now: Date,
+  consequences: { orderId: number; timeline: { name: string; detail: unknown }; order: { from: StatusId; to: StatusId } | undefined },
+): Promise<{ payment: Payment; orderMoved: boolean } | undefined> {
+  const { orderId, timeline, order } = consequences;
   const sets = ['status_id = $2', 'stage = $3', 'updated_at = $4'];
-  const params: unknown[] = [id, plan.to.status, plan.to.stage, now, plan.from.status, plan.from.stage];
+  const params: unknown[] = [id, plan.to.status, plan.to.stage, now, plan.from.status, plan.from.stage, orderId, timeline.name,
+    JSON.stringify(timeline.detail), order !== undefined, order?.from ?? null, order?.to ?? null];
   for (const [key, value] of Object.entries(plan.changes) as [keyof PaymentChanges, unknown][]) {
     if (value === undefined) continue;
     params.push(value);
     sets.push(`${COLUMNS[key]} = $${params.length}`);
   }
-  const [row] = await db.query<PaymentRow>(`UPDATE order_payments SET ${sets.join(', ')} WHERE id = $1 AND status_id = $5 AND stage = $6 RETURNING *`, params);
-  return row && toPayment(row);
+  const [row] = await db.query<PaymentRow & { order_moved: boolean }>(
+    `WITH p AS (UPDATE order_payments SET ${sets.join(', ')} WHERE id = $1 AND status_id = $5 AND stage = $6 RETURNING *),
+     o AS (UPDATE orders SET status_id = $12, updated_at = $4 WHERE id = $7 AND $10 AND status_id = $11 AND EXISTS (SELECT 1 FROM p) RETURNING id),
+     e AS (INSERT INTO order_events (order_id, name, source, detail, created_at) SELECT $7, $8, 'system', $9, $4 FROM p)
+     SELECT p.*, EXISTS (SELECT 1 FROM o) AS order_moved FROM p`,
+    params,
+  );
+  return row && { payment: toPayment(row), orderMoved: row.order_moved };
 }
 
 const COLUMNS: Record<keyof PaymentChanges, string> = {

@@ -28,14 +28,25 @@ const toCharge = (row: Row): SandboxCharge => ({
   recurringApprovals: row.recurring_approvals, createdAt: row.created_at,
 });
 
-/** Records a charge the sandbox decided or challenged; a charge is decided once (a replayed call keeps the first). */
-export async function recordCharge(db: Queryable, charge: Omit<SandboxCharge, 'wrongCodes' | 'passed' | 'createdAt'>, now: Date): Promise<SandboxCharge> {
+/**
+ * Records a charge the sandbox decided or challenged; a charge is decided once (a replayed call keeps the first).
+ * `newCard`: the approval tokenised a new card (its token is the charge's), saved in the same statement.
+ */
+export async function recordCharge(
+  db: Queryable,
+  charge: Omit<SandboxCharge, 'wrongCodes' | 'passed' | 'createdAt'>,
+  now: Date,
+  newCard?: { recurringApprovals: number | null },
+): Promise<SandboxCharge> {
   const [row] = await db.query<Row>(
-    `INSERT INTO sandbox_charges (reference, state, code, card_token, amount_minor, currency, merchant_name, instrument, created_at, updated_at, recurring_approvals)
+    `WITH card AS (
+       INSERT INTO sandbox_cards (token, code, created_at, recurring_approvals) SELECT $4::text, $3, $9, $12::int WHERE $11::boolean AND $4::text IS NOT NULL)
+     INSERT INTO sandbox_charges (reference, state, code, card_token, amount_minor, currency, merchant_name, instrument, created_at, updated_at, recurring_approvals)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10)
      ON CONFLICT (reference) DO UPDATE SET updated_at = sandbox_charges.updated_at
      RETURNING *`,
-    [charge.reference, charge.state, charge.code, charge.cardToken, charge.amountMinor, charge.currency, charge.merchantName, charge.instrument, now, charge.recurringApprovals],
+    [charge.reference, charge.state, charge.code, charge.cardToken, charge.amountMinor, charge.currency, charge.merchantName, charge.instrument, now,
+      charge.recurringApprovals, newCard !== undefined, newCard?.recurringApprovals ?? null],
   );
   return toCharge(row!);
 }

@@ -1,6 +1,7 @@
 import type { DomainEventType } from '../domain/events.ts';
 import {
   authenticationDeadline,
+  type StatusId,
   PROCESSING_TIMEOUT_MS,
   planOrder,
   planPayment,
@@ -10,7 +11,7 @@ import {
 } from '../domain/lifecycle.ts';
 import type { Order, Payment } from '../domain/order.ts';
 import type { ChargeResult } from '../processor/port.ts';
-import { enqueue } from '../jobs/queue.ts';
+import { enqueue, jobRow } from '../jobs/queue.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
 import * as payments from '../repositories/payments.ts';
@@ -18,7 +19,8 @@ import type { Queryable, Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 import type { Outbox } from './outbox.ts';
 
-export type Moved = { ok: true; payment: Payment } | { ok: false; conflict: TransitionConflict };
+/** A move's outcome; `order` is the order as it now is, and `orderWritten` says this move changed its row. */
+export type Moved = { ok: true; payment: Payment; order: Order; orderWritten: boolean } | { ok: false; conflict: TransitionConflict };
 
 /**
  * Reacts to an attempt's end inside its transaction (subscriptions start and advance here), before the merchant's
@@ -80,18 +82,26 @@ export class PaymentLifecycle {
     const now = this.clock.now();
     const plan = planPayment({ status: payment.statusId, stage: payment.stage }, event, now);
     if (!plan.ok) return plan;
-    const moved = await payments.applyPaymentPlan(tx, payment.id, plan, now);
-    if (!moved) return { ok: false, conflict: { entity: 'payment', event: event.type, from: undefined } };
-
     const consequence = CONSEQUENCES[event.type] as { order?: OrderEventType; timeline: string; domain?: (event: PaymentEvent) => DomainEventType };
-    let current = order;
     // An approval that came after another attempt paid the order changes nothing on the order: it is for refund.
     const orderEvent = event.type === 'declined' && event.reason === 'already-paid' ? undefined : consequence.order;
-    if (orderEvent) current = await this.moveOrder(tx, order, orderEvent, now);
     const detail: Record<string, unknown> = { paymentReference: payment.reference };
     if (event.type === 'declined') detail.code = event.code;
     if (event.type === 'expired' || event.type === 'declined') detail.reason = event.reason;
-    await orders.insertEvent(tx, order.id, consequence.timeline, 'system', detail, now);
+    // The order's transition is planned from the status the caller read, and made with the attempt's move and its
+    // timeline entry in one statement, guarded by that status; an order that moved on meanwhile is moved under its lock.
+    const expected = orderEvent === undefined ? undefined : planOrder(order.statusId, orderEvent);
+    const applied = await payments.applyPaymentPlan(tx, payment.id, plan, now, {
+      orderId: order.id,
+      timeline: { name: consequence.timeline, detail },
+      order: expected?.ok ? expected : undefined,
+    });
+    if (!applied) return { ok: false, conflict: { entity: 'payment', event: event.type, from: undefined } };
+    const moved = applied.payment;
+
+    let current = order;
+    if (expected?.ok && applied.orderMoved) current = { ...order, statusId: expected.to, updatedAt: now };
+    else if (orderEvent) current = await this.moveOrderLocked(tx, order, orderEvent, now);
 
     if (event.type === 'authentication-required') {
       await enqueue(tx, { kind: 'payment.expire-authentication', payload: { paymentId: payment.id } }, authenticationDeadline(payment), now);
@@ -109,7 +119,28 @@ export class PaymentLifecycle {
       for (const listener of this.listeners) current = (await listener(tx, current, moved, event)) ?? current;
     }
     if (consequence.domain) await this.outbox.recordOrderEvent(tx, consequence.domain(event), current);
-    return { ok: true, payment: moved };
+    // The order changed (its transition, a subscription started) exactly when a new one was made of it.
+    return { ok: true, payment: moved, order: current, orderWritten: current !== order };
+  }
+
+  /**
+   * Starts an attempt on an order whose row lock this transaction holds (`status` is what the lock read), with its
+   * consequences in the same statement: the order's transition, the timeline entry and the `payment.requery` job
+   * that looks at it again in time, whatever happens to this process or the processor's answer. Undefined, with
+   * nothing written, while another attempt of the order is open.
+   */
+  async startAttempt(tx: Queryable, order: Order, status: StatusId, attempt: payments.NewPayment & { id: number }): Promise<{ order: Order; payment: Payment } | undefined> {
+    const now = attempt.now;
+    const plan = planOrder(status, 'attempt-started');
+    if (!plan.ok) throw new TransitionConflictError(plan.conflict);
+    const started = await payments.insertAttempt(tx, attempt, {
+      order: plan,
+      timeline: { name: 'payment-started', detail: { paymentReference: attempt.reference, option: attempt.option } },
+      job: jobRow({ kind: 'payment.requery', payload: { paymentId: attempt.id } }, new Date(now.getTime() + PROCESSING_TIMEOUT_MS), now),
+    });
+    if (!started) return undefined;
+    if (!started.orderMoved) throw new TransitionConflictError({ entity: 'order', event: 'attempt-started', from: undefined });
+    return { order: { ...order, statusId: plan.to, updatedAt: now }, payment: started.payment };
   }
 
   /**
@@ -117,6 +148,14 @@ export class PaymentLifecycle {
    * lock), so a refusal here means the stored state broke that rule: the transaction is rolled back.
    */
   async moveOrder(tx: Queryable, order: Order, event: OrderEventType, now = this.clock.now()): Promise<Order> {
+    // The status the caller read is almost always the stored one: its guarded update locks the row and moves it in one
+    // statement. Only when the order moved on meanwhile is its status read under the lock and planned again.
+    const expected = planOrder(order.statusId, event);
+    if (expected.ok && (await orders.applyOrderPlan(tx, order.id, expected, now))) return { ...order, statusId: expected.to, updatedAt: now };
+    return this.moveOrderLocked(tx, order, event, now);
+  }
+
+  private async moveOrderLocked(tx: Queryable, order: Order, event: OrderEventType, now: Date): Promise<Order> {
     const status = await orders.lockOrder(tx, order.id);
     if (status === undefined) throw new TransitionConflictError({ entity: 'order', event, from: undefined });
     const plan = planOrder(status, event);
@@ -144,15 +183,20 @@ export class PaymentLifecycle {
         : result.kind === 'declined'
           ? { type: 'declined', code: result.code, rawCode: result.rawCode, reason: result.authenticationFailed ? 'authentication-failed' : 'declined' }
           : { type: 'authentication-required', action: result.action.url };
+    let moved: Moved;
     try {
-      await this.moveNow(order, payment, event);
+      moved = await this.moveNow(order, payment, event);
     } catch (error) {
       // The unique index on successful payments refused a second success: another attempt paid the order.
       if ((error as { code?: string }).code !== '23505') throw error;
       const rawCode = result.kind === 'approved' ? result.rawCode : 'n/a';
-      await this.moveNow(order, payment, { type: 'declined', code: '12', rawCode, reason: 'already-paid', remarks: 'Approved after the order was paid by another attempt; recorded for refund' });
+      moved = await this.moveNow(order, payment, { type: 'declined', code: '12', rawCode, reason: 'already-paid', remarks: 'Approved after the order was paid by another attempt; recorded for refund' });
     }
-    return this.reread(order, payment);
+    if (!moved.ok) return this.reread(order, payment);
+    // What the move committed is what is stored: the attempt as its update returned it, and the order as the move
+    // wrote it under its lock; an order the move did not write is read again.
+    if (moved.orderWritten) return { order: moved.order, payment: moved.payment };
+    return { order: (await orders.findOrderById(this.storage, order.id)) ?? order, payment: moved.payment };
   }
 
   private async reread(order: Order, payment: Payment): Promise<{ order: Order; payment: Payment }> {

@@ -87,57 +87,49 @@ export class OrderService {
       redirectUrl ??= link.website;
     }
 
-    const existing = await orders.findOrders(this.storage, merchant.id, mode, reference);
-    // A browser never takes, nor is shown, a reference the merchant's server made an order under.
-    if (origin === 'browser' && existing.some((order) => order.createdBy === 'server')) {
-      throw conflict(`The order ${reference} was created by the merchant's server; open the checkout with the client token its create answer gave.`);
-    }
     const feeRules = merchantFeeRules(merchant);
     const plan = link ? linkPlan(link) : null;
     const now = this.clock.now();
-    const created = await this.storage.transaction(async (tx) => {
-      const customer = await orders.insertCustomer(tx, merchant.id, mode, {
+    const created = await orders.insertCreatedOrder(this.storage, {
+      merchantId: merchant.id,
+      mode,
+      reference,
+      processorReference: `CKO${randomAlphanumeric(17).toUpperCase()}`,
+      customer: {
         email: plain.customer.email ?? null,
         firstName: plain.customer.firstname,
         lastName: plain.customer.lastname,
         mobile: plain.customer.mobile ?? null,
         country: plain.customer.country?.toUpperCase() ?? null,
-      }, now);
-      const id = await orders.insertOrder(tx, {
-        merchantId: merchant.id,
-        mode,
-        reference,
-        processorReference: `CKO${randomAlphanumeric(17).toUpperCase()}`,
-        customerId: customer.id,
-        amountMinor,
-        currency,
-        description: plain.order.description ?? null,
-        items,
-        redirectUrl,
-        paymentLinkId: link?.id ?? null,
-        // The order's own plan (as the gateway's clients send it), else its SUB link's.
-        frequencyId: plain.payment?.frequencyId ?? plan?.frequencyId ?? null,
-        numberOfPayments: plain.payment?.frequencyId !== undefined ? (plain.payment.numberOfPayments ?? null) : (plan?.numberOfPayments ?? plain.payment?.numberOfPayments ?? null),
-        authOption,
-        feeRules,
-        createdBy: origin,
-        shopperId: caller.shopper?.id ?? null,
-        // Clients put card data in free-form fields; it never reaches storage.
-        paymentMeta: plain.paymentMeta === undefined ? undefined : scrubMetadata(plain.paymentMeta),
-      }, now);
-      // The reference is taken (by a request that ran alongside): nothing of this one is kept.
-      if (id === undefined) throw new ReferenceTaken();
-      await orders.insertEvent(tx, id, 'order-created', 'system', null, now);
-      return orders.findOrderById(tx, id);
-    }).catch((error: unknown) => {
-      if (error instanceof ReferenceTaken) return undefined;
-      throw error;
-    });
+      },
+      amountMinor,
+      currency,
+      description: plain.order.description ?? null,
+      items,
+      redirectUrl,
+      paymentLinkId: link?.id ?? null,
+      // The order's own plan (as the gateway's clients send it), else its SUB link's.
+      frequencyId: plain.payment?.frequencyId ?? plan?.frequencyId ?? null,
+      numberOfPayments: plain.payment?.frequencyId !== undefined ? (plain.payment.numberOfPayments ?? null) : (plan?.numberOfPayments ?? plain.payment?.numberOfPayments ?? null),
+      authOption,
+      feeRules,
+      createdBy: origin,
+      shopperId: caller.shopper?.id ?? null,
+      // Clients put card data in free-form fields; it never reaches storage.
+      paymentMeta: plain.paymentMeta === undefined ? undefined : scrubMetadata(plain.paymentMeta),
+      // A browser never takes a reference the merchant's server made an order under.
+      besideServerOrder: origin === 'server',
+    }, now);
     if (created) return this.answer(caller, created, link ?? null);
 
+    const existing = await orders.findOrders(this.storage, merchant.id, mode, reference);
+    // Nor is a browser shown the order the merchant's server made under it.
+    if (origin === 'browser' && existing.some((order) => order.createdBy === 'server')) {
+      throw conflict(`The order ${reference} was created by the merchant's server; open the checkout with the client token its create answer gave.`);
+    }
     // The reference is taken. The same order asked for again (a reload in a new tab, a retry after a lost answer)
     // gets that order back, in its current state; different details under the same reference are refused.
-    const taken = (await orders.findOrders(this.storage, merchant.id, mode, reference)).find((order) => order.createdBy === origin);
+    const taken = existing.find((order) => order.createdBy === origin);
     const same =
       taken !== undefined &&
       taken.amountMinor === amountMinor &&
@@ -233,9 +225,6 @@ export class OrderService {
     return (await orders.listEvents(this.storage, order.id)).map((entry) => ({ ...entry, createdAt: formatTimestamp(entry.createdAt) }));
   }
 }
-
-/** A reference taken by a concurrent create: the transaction is rolled back, and the taken order answered instead. */
-class ReferenceTaken extends Error {}
 
 /**
  * Bank transfer pays into Nigerian accounts, so it is offered for NGN orders only; an order that starts a

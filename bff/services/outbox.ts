@@ -15,6 +15,7 @@ import * as payments from '../repositories/payments.ts';
 import * as refunds from '../repositories/refunds.ts';
 import type { Queryable } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
+import type { MerchantCache } from './merchant-cache.ts';
 
 /** Reacts to a recorded event inside the same transaction (webhooks add their deliveries here). */
 export type EventListener = (tx: Queryable, event: { id: string; merchantId: number; mode: 'test' | 'live'; type: DomainEventType }) => Promise<void>;
@@ -31,6 +32,7 @@ export class Outbox {
   constructor(
     private readonly clock: Clock,
     private readonly presentLink: (link: linkRepository.StoredLink, merchant: Merchant) => PaymentLink,
+    private readonly merchantCache: MerchantCache,
   ) {}
 
   /** Called in the transaction of every recorded event, e.g. to schedule its webhook deliveries. */
@@ -49,8 +51,9 @@ export class Outbox {
 
   /** The order as verify shows it, read in the caller's transaction. */
   private async verifyOf(tx: Queryable, order: Order) {
+    // The merchant as the API's own answers show it: the cache every request reads, dropped when a merchant changes.
+    const merchant = await this.merchantCache.read(`merchant:${order.merchantId}`, () => merchants.findMerchant(tx, order.merchantId), (found) => found.id);
     // One after the other: a transaction is one connection, which runs one statement at a time.
-    const merchant = await merchants.findMerchant(tx, order.merchantId);
     const all = await payments.listPayments(tx, order.id);
     const link = order.paymentLinkId === null ? undefined : await linkRepository.findLinkById(tx, order.merchantId, order.paymentLinkId);
     // Only an order made for a customer the merchant vouched for saves cards (verify names their tokens).

@@ -2,12 +2,10 @@ import { checkExpiry, detectBrand, digitsOnly, firstSix, lastFour, MAX_EXPIRY_YE
 import { toMajorUnits } from '../../shared/money.ts';
 import type { PayOrderPlain } from '../../shared/payments.ts';
 import { computeFee } from '../domain/fees.ts';
-import { PROCESSING_TIMEOUT_MS } from '../domain/lifecycle.ts';
 import type { Caller } from '../domain/merchant.ts';
 import type { Order, Payment } from '../domain/order.ts';
 import { linkCapacity } from '../domain/links.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
-import { enqueue } from '../jobs/queue.ts';
 import type { ChargeRequest, Instrument, PaymentProcessor } from '../processor/port.ts';
 import { withDeadline, type ProcessorRegistry } from '../processor/registry.ts';
 import * as linkRepository from '../repositories/links.ts';
@@ -16,7 +14,7 @@ import * as payments from '../repositories/payments.ts';
 import type { Queryable, Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 import { amountInMinorUnits } from './fees.ts';
-import type { PaymentLifecycle } from './lifecycle.ts';
+import { TransitionConflictError, type PaymentLifecycle } from './lifecycle.ts';
 import { newPaymentReference, type OrderService } from './orders.ts';
 
 export type PaymentSettings = { publicBaseUrl: string; transferExpiryMinutes: number; processorTimeoutMs: number };
@@ -77,33 +75,42 @@ export class PaymentService {
     const now = this.clock.now();
     const reference = newPaymentReference();
     const instrumentLabel = option === 'C' ? `${BRAND_NAMES[brand ?? 'unknown']} ****${savedCard?.last4 ?? lastFour(number ?? '')}` : 'Bank transfer';
-    const { payment, current } = await this.storage.transaction(async (tx) => {
+    const attempt = {
+      orderId: order.id,
+      reference,
+      option,
+      processor: processor.name,
+      amountMinor: order.amountMinor,
+      feeMinor: fee.feeMinor,
+      customerFeeMinor: fee.customerFeeMinor,
+      subsidiaryFeeMinor: fee.subsidiaryFeeMinor,
+      totalMinor: fee.totalMinor,
+      feeRate: fee.rate,
+      instrument: instrumentLabel,
+      cardBrand: option === 'C' ? (brand ?? 'unknown') : null,
+      cardFirst6: savedCard?.first6 ?? (number ? firstSix(number) : null),
+      cardLast4: savedCard?.last4 ?? (number ? lastFour(number) : null),
+      cardExpiry: savedCard?.expiry ?? (card?.expirymonth && card.expiryyear !== undefined ? `${String(card.expirymonth).padStart(2, '0')}/${String(normaliseExpiryYear(card.expiryyear)).slice(-2)}` : null),
+      saveCard: Boolean(card?.save) && !savedCard,
+      remarks: 'Order payment initiated',
+      now,
+    };
+    const { payment, order: current } = await this.storage.transaction(async (tx) => {
+      const locked = await payments.lockOrderForAttempt(tx, order.id);
+      if (!locked) throw new TransitionConflictError({ entity: 'order', event: 'attempt-started', from: undefined });
+      if (locked.status === 5) throw conflict('This order has already been paid.');
+      if (locked.status === 6) throw conflict('This order has been reversed and cannot be paid.');
+      const started = { ...attempt, id: locked.paymentId };
+      // The common case, an order with no attempt open and no link to count against, starts in one statement.
+      if (order.paymentLinkId === null) {
+        const fast = await this.lifecycle.startAttempt(tx, order, locked.status, started);
+        if (fast) return fast;
+      }
       await this.closeOpenAttempts(tx, order);
-      const inserted = await payments.insertPayment(tx, {
-        orderId: order.id,
-        reference,
-        option,
-        processor: processor.name,
-        amountMinor: order.amountMinor,
-        feeMinor: fee.feeMinor,
-        customerFeeMinor: fee.customerFeeMinor,
-        subsidiaryFeeMinor: fee.subsidiaryFeeMinor,
-        totalMinor: fee.totalMinor,
-        feeRate: fee.rate,
-        instrument: instrumentLabel,
-        cardBrand: option === 'C' ? (brand ?? 'unknown') : null,
-        cardFirst6: savedCard?.first6 ?? (number ? firstSix(number) : null),
-        cardLast4: savedCard?.last4 ?? (number ? lastFour(number) : null),
-        cardExpiry: savedCard?.expiry ?? (card?.expirymonth && card.expiryyear !== undefined ? `${String(card.expirymonth).padStart(2, '0')}/${String(normaliseExpiryYear(card.expiryyear)).slice(-2)}` : null),
-        saveCard: Boolean(card?.save) && !savedCard,
-        remarks: 'Order payment initiated',
-        now,
-      });
-      const started = await this.lifecycle.moveOrder(tx, order, 'attempt-started', now);
-      await orders.insertEvent(tx, order.id, 'payment-started', 'system', { paymentReference: reference, option }, now);
-      // Whatever happens to this process or the processor's answer, the attempt is looked at again in time.
-      await enqueue(tx, { kind: 'payment.requery', payload: { paymentId: inserted.id } }, new Date(now.getTime() + PROCESSING_TIMEOUT_MS), now);
-      return { payment: inserted, current: started };
+      const begun = await this.lifecycle.startAttempt(tx, order, locked.status, started);
+      // Under the order's lock nothing else opens an attempt.
+      if (!begun) throw conflict('A payment for this order changed meanwhile; try again.');
+      return begun;
     });
 
     const request: ChargeRequest = {
@@ -140,13 +147,10 @@ export class PaymentService {
   }
 
   /**
-   * One attempt at a time: a paid order refuses, an attempt being processed refuses, and attempts left waiting
+   * One attempt at a time, under the order's lock: an attempt being processed refuses, and attempts left waiting
    * (abandoned 3-D Secure, an unused transfer account) are superseded so only the new one can succeed.
    */
   private async closeOpenAttempts(tx: Queryable, order: Order): Promise<void> {
-    const status = await orders.lockOrder(tx, order.id);
-    if (status === 5) throw conflict('This order has already been paid.');
-    if (status === 6) throw conflict('This order has been reversed and cannot be paid.');
     for (const open of await payments.listOpenPayments(tx, order.id)) {
       if (open.stage === 'processing') throw conflict('A payment for this order is already being processed.');
       if (open.stage === 'transfer' && open.receivedMinor > 0) {

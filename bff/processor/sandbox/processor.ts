@@ -104,8 +104,8 @@ export class SandboxProcessor implements PaymentProcessor {
     const code = known?.code ?? '00';
     if (known?.authenticate || request.authenticationRequired) return this.challenge(request, code, known?.recurringApprovals ?? null);
     const token = code === '00' ? newToken() : null;
-    if (token) await book.saveSandboxCard(this.storage, token, code, this.now(), known?.recurringApprovals ?? null);
-    const result = await this.decide(request, code, token);
+    // The card the approval tokenised is kept with the charge, in the same statement.
+    const result = await this.decide(request, code, token, token ? { recurringApprovals: known?.recurringApprovals ?? null } : undefined);
     if (known?.losesAnswer) throw new SandboxLostAnswerError();
     return result;
   }
@@ -193,8 +193,8 @@ export class SandboxProcessor implements PaymentProcessor {
     return { kind: 'action-required', action: { type: 'redirect', url: `${this.settings.publicBaseUrl}/checkout/3ds/${request.reference}`, reference: request.reference } };
   }
 
-  private async decide(request: ChargeRequest, code: string, token: string | null): Promise<Settled> {
-    const charge = await book.recordCharge(this.storage, { ...this.describe(request), state: code === '00' ? 'approved' : 'declined', code, cardToken: token, recurringApprovals: null }, this.now());
+  private async decide(request: ChargeRequest, code: string, token: string | null, newCard?: { recurringApprovals: number | null }): Promise<Settled> {
+    const charge = await book.recordCharge(this.storage, { ...this.describe(request), state: code === '00' ? 'approved' : 'declined', code, cardToken: token, recurringApprovals: null }, this.now(), newCard);
     return this.settledOf(charge);
   }
 
