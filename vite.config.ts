@@ -144,8 +144,8 @@ function preloadApi(): Plugin {
  * The CSS and HTML inside Lit's `css` and `html` tagged templates minified at build time (minify-literals: Lightning
  * CSS and html-minifier-next), as the JavaScript around them is: the indentation and line breaks of the component
  * styles and templates were a fifth of the app's bytes. Only the widget's own modules are transformed (Lit ships
- * minified), and template expressions are kept as they are. A stylesheet that interpolates raw CSS (the design
- * tokens) cannot be parsed with its placeholders, so its CSS is left as written.
+ * minified), and template expressions are kept as they are. A module that turns strings into CSS (`unsafeCSS`) has
+ * its CSS left as written, as the minifier would (styles/token-values.ts holds those, apart from the stylesheets).
  */
 function minifiedTemplates(): Plugin {
   return {
@@ -212,6 +212,22 @@ function customElementsManifest(): Plugin {
   };
 }
 
+/**
+ * The chunks of the checkout app, by when they load. Gzip compresses each file on its own and every chunk boundary
+ * adds import and export lists, so modules that always load together share a chunk:
+ * - `checkout`: everything the page's entry imports statically (Lit, the base class, the shared styles, the English
+ *   messages, the shell and its first views), one file for the first paint. Left to itself the bundler would put
+ *   what the lazy views share with it in a second file, which the page would fetch beside the first in any case.
+ * - `payment-views`: the card form and the transfer view, fetched together while the customer reads the first
+ *   screen. Only the views themselves: what they share with the first screen stays in `checkout`.
+ * The API client, its wire schemas and the resume record's schema stay apart (`client`, `wire`, `session-schema`):
+ * the page preloads them by name.
+ */
+const chunkGroups = [
+  { name: 'checkout', test: (id: string) => !id.includes('/widget/demo/'), tags: ['$initial' as const], priority: 2 },
+  { name: 'payment-views', test: /widget\/components\/(card-form|saved-cards|brand|transfer-details)|shared\/card\.ts$/, priority: 1, includeDependenciesRecursively: false },
+];
+
 export default defineConfig({
   root: widgetRoot,
   base: '/widget/',
@@ -221,9 +237,10 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     // Every browser that runs the checkout supports modulepreload; the polyfill would only cost bytes.
-    modulePreload: { polyfill: false },
+    modulePreload: false,
     rollupOptions: {
       input,
+      preserveEntrySignatures: 'allow-extension',
       // Rolldown warns when a plugin is slow; on a loaded machine (a CI run, `npm start` beside other work) that is a
       // multi-line warning about the machine, not the build, and it would reach the start-up output.
       checks: { bundlerTimings: false },
@@ -231,9 +248,7 @@ export default defineConfig({
         // The demo merchant page is not part of the checkout: its files sit apart (dist/widget/demo/assets).
         entryFileNames: (chunk) => (chunk.name === 'demo' ? 'demo/assets/[name]-[hash].js' : 'assets/[name]-[hash].js'),
         assetFileNames: (asset) => ((asset.names ?? []).some((name) => name.startsWith('demo')) ? 'demo/assets/[name]-[hash][extname]' : 'assets/[name]-[hash][extname]'),
-        // Code shared by the first screen and the lazy views (Lit, the base class, shared styles) gets a name that
-        // says so, instead of the name of whichever module the bundler happened to pick.
-        manualChunks: (id) => (/node_modules\/(lit|lit-html|lit-element|@lit)\//.test(id) || /widget\/(base|styles|internal-events|context)/.test(id) ? 'common' : undefined),
+        codeSplitting: { groups: chunkGroups },
       },
     },
   },
