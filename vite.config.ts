@@ -153,7 +153,9 @@ function minifiedTemplates(): Plugin {
     apply: 'build',
     async transform(code, id) {
       if (!id.startsWith(widgetRoot) || !/\.ts$/.test(id) || !/\b(css|html|svg)`/.test(code)) return undefined;
-      return minifyHTMLLiterals(code, { fileName: id, ...(code.includes('unsafeCSS') ? { css: false } : {}) });
+      // Lit reads an attribute binding with or without quotes; html-minifier-next drops them only where HTML allows.
+      const html = { removeAttributeQuotes: true };
+      return minifyHTMLLiterals(code, { fileName: id, html, ...(code.includes('unsafeCSS') ? { css: false as const } : {}) });
     },
   };
 }

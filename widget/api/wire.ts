@@ -180,7 +180,7 @@ export const orderStatusResponse = v.object({
 
 /** GET /checkout/keys: the merchant's public JWKs inside the usual envelope (shared/keys.ts). */
 const keyMembers = { kid: text, use: v.literal('enc') };
-export const encryptionJwk = v.variant('kty', [
+export const encryptionJwk = v.union([
   v.object({ kty: v.literal('EC'), crv: v.literal('P-256'), x: text, y: text, alg: v.literal('ECDH-ES+A256KW'), ...keyMembers }),
   v.object({ kty: v.literal('RSA'), n: text, e: text, alg: v.literal('RSA-OAEP-256'), ...keyMembers }),
 ]);
