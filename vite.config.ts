@@ -223,7 +223,8 @@ function customElementsManifest(): Plugin {
  * - `payment-views`: the card form and the transfer view, fetched together while the customer reads the first
  *   screen. Only the views themselves: what they share with the first screen stays in `checkout`.
  * The API client, its wire schemas and the resume record's schema stay apart (`client`, `wire`, `session-schema`):
- * the page preloads them by name.
+ * the page preloads them by name. The demo merchant page, the other entry, shares no module with the checkout (it
+ * would otherwise load the whole first-paint file).
  */
 const chunkGroups = [
   { name: 'checkout', test: (id: string) => !id.includes('/widget/demo/'), tags: ['$initial' as const], priority: 2 },
@@ -238,8 +239,10 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./dist/widget', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    // Every browser that runs the checkout supports modulepreload; the polyfill would only cost bytes.
-    modulePreload: false,
+    // Every browser that runs the checkout supports modulepreload, and what a lazy chunk imports is already loaded or
+    // preloaded by the page (`preloadApi`): the polyfill and the list of each dynamic import's dependencies would
+    // only cost bytes. The page still preloads what its entry imports statically.
+    modulePreload: { polyfill: false, resolveDependencies: (_file, dependencies, { hostType }) => (hostType === 'html' ? dependencies : []) },
     rollupOptions: {
       input,
       preserveEntrySignatures: 'allow-extension',
