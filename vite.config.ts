@@ -160,6 +160,34 @@ function minifiedTemplates(): Plugin {
   };
 }
 
+/**
+ * Vite wraps every `import()` of the app in its preload helper, which fetches the chunk's dependencies first, loads
+ * their stylesheets and reports failures as a `vite:preloadError` event; it does so even when there is nothing to
+ * preload (vitejs/vite#13952, #18551). Here nothing ever is: the lazy chunks import only what the first paint
+ * loaded (dependency lists are off, see `modulePreload`), and none carries a stylesheet, which this build refuses
+ * below. So the helper (about 0.6 KB gzipped) is replaced with one that just imports; a failed import still
+ * rejects the caller's promise. Should Vite rename its helper module, this stops matching and the full helper comes
+ * back, which costs bytes (test/widget/bundle-size.test.ts) but nothing else.
+ */
+function plainDynamicImports(): Plugin {
+  return {
+    name: 'checkout-plain-dynamic-imports',
+    apply: 'build',
+    enforce: 'pre',
+    load: {
+      filter: { id: /^\0vite\/preload-helper\.js$/ },
+      handler: () => 'export const __vitePreload = (load) => load();',
+    },
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === 'chunk' && !chunk.isEntry && (chunk.viteMetadata?.importedCss.size ?? 0) > 0) {
+          this.error(`${chunk.fileName} imports a stylesheet, which the plain dynamic import would not load: style the component with Lit's css instead.`);
+        }
+      }
+    },
+  };
+}
+
 /** The parts of the manifest's schema (custom-elements-manifest 1.0) this build edits. */
 interface Manifest {
   modules: {
@@ -234,14 +262,14 @@ const chunkGroups = [
 export default defineConfig({
   root: widgetRoot,
   base: '/widget/',
-  plugins: [minifiedTemplates(), embedScript(), customElementsManifest(), preloadApi(), precompressed()],
+  plugins: [plainDynamicImports(), minifiedTemplates(), embedScript(), customElementsManifest(), preloadApi(), precompressed()],
   build: {
     outDir: fileURLToPath(new URL('./dist/widget', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
     // Every browser that runs the checkout supports modulepreload, and what a lazy chunk imports is already loaded or
     // preloaded by the page (`preloadApi`): the polyfill and the list of each dynamic import's dependencies would
-    // only cost bytes. The page still preloads what its entry imports statically.
+    // only cost bytes (see `plainDynamicImports`). The page still preloads what its entry imports statically.
     modulePreload: { polyfill: false, resolveDependencies: (_file, dependencies, { hostType }) => (hostType === 'html' ? dependencies : []) },
     rollupOptions: {
       input,
