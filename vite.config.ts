@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type * as TypeScript from 'typescript';
+import { minifyHTMLLiterals } from 'minify-literals';
 import { build, defineConfig, type Logger, type Plugin } from 'vite';
 
 /**
@@ -139,6 +140,54 @@ function preloadApi(): Plugin {
   };
 }
 
+/**
+ * The CSS and HTML inside Lit's `css` and `html` tagged templates minified at build time (minify-literals: Lightning
+ * CSS and html-minifier-next), as the JavaScript around them is: their indentation, line breaks and comments cost
+ * about 1.5 KB gzipped. Only the widget's own modules are transformed (Lit ships
+ * minified), and template expressions are kept as they are. A module that turns strings into CSS (`unsafeCSS`) has
+ * its CSS left as written, as the minifier would (styles/token-values.ts holds those, apart from the stylesheets).
+ */
+function minifiedTemplates(): Plugin {
+  return {
+    name: 'checkout-minified-templates',
+    apply: 'build',
+    async transform(code, id) {
+      if (!id.startsWith(widgetRoot) || !/\.ts$/.test(id) || !/\b(css|html|svg)`/.test(code)) return undefined;
+      // Lit reads an attribute binding with or without quotes; html-minifier-next drops them only where HTML allows.
+      const html = { removeAttributeQuotes: true };
+      return minifyHTMLLiterals(code, { fileName: id, html, ...(code.includes('unsafeCSS') ? { css: false as const } : {}) });
+    },
+  };
+}
+
+/**
+ * Vite wraps every `import()` of the app in its preload helper, which fetches the chunk's dependencies first, loads
+ * their stylesheets and reports failures as a `vite:preloadError` event; it does so even when there is nothing to
+ * preload (vitejs/vite#13952, #18551). Here nothing ever is: the lazy chunks import only what the first paint
+ * loaded (dependency lists are off, see `modulePreload`), and none carries a stylesheet, which this build refuses
+ * below. So the helper (about 0.6 KB gzipped) is replaced with one that just imports; a failed import still
+ * rejects the caller's promise. Should Vite rename its helper module, this stops matching and the full helper comes
+ * back, which costs bytes (test/widget/bundle-size.test.ts) but nothing else.
+ */
+function plainDynamicImports(): Plugin {
+  return {
+    name: 'checkout-plain-dynamic-imports',
+    apply: 'build',
+    enforce: 'pre',
+    load: {
+      filter: { id: /^\0vite\/preload-helper\.js$/ },
+      handler: () => 'export const __vitePreload = (load) => load();',
+    },
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === 'chunk' && !chunk.isEntry && (chunk.viteMetadata?.importedCss.size ?? 0) > 0) {
+          this.error(`${chunk.fileName} imports a stylesheet, which the plain dynamic import would not load: style the component with Lit's css instead.`);
+        }
+      }
+    },
+  };
+}
+
 /** The parts of the manifest's schema (custom-elements-manifest 1.0) this build edits. */
 interface Manifest {
   modules: {
@@ -193,16 +242,35 @@ function customElementsManifest(): Plugin {
   };
 }
 
+/**
+ * The chunks of the checkout app, by when they load. Gzip compresses each file on its own and every chunk boundary
+ * adds import and export lists, so modules that always load together share a chunk:
+ * - `checkout`: everything the page's entry imports statically (Lit, the base class, the shared styles, the English
+ *   messages, the shell and its first views), one file for the first paint. Left to itself the bundler would put
+ *   what the lazy views share with it in a second file, which the page would fetch beside the first in any case.
+ * - `payment-views`: the card form and the transfer view, fetched together while the customer reads the first
+ *   screen. Only the views themselves: what they share with the first screen stays in `checkout`.
+ * The API client, its wire schemas and the resume record's schema stay apart (`client`, `wire`, `session-schema`):
+ * the page preloads them by name. The demo merchant page, the other entry, shares no module with the checkout (it
+ * would otherwise load the whole first-paint file).
+ */
+const chunkGroups = [
+  { name: 'checkout', test: (id: string) => !id.includes('/widget/demo/'), tags: ['$initial' as const], priority: 2 },
+  { name: 'payment-views', test: /widget\/components\/(card-form|saved-cards|brand|transfer-details)|shared\/card\.ts$/, priority: 1, includeDependenciesRecursively: false },
+];
+
 export default defineConfig({
   root: widgetRoot,
   base: '/widget/',
-  plugins: [embedScript(), customElementsManifest(), preloadApi(), precompressed()],
+  plugins: [plainDynamicImports(), minifiedTemplates(), embedScript(), customElementsManifest(), preloadApi(), precompressed()],
   build: {
     outDir: fileURLToPath(new URL('./dist/widget', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    // Every browser that runs the checkout supports modulepreload; the polyfill would only cost bytes.
-    modulePreload: { polyfill: false },
+    // Every browser that runs the checkout supports modulepreload, and what a lazy chunk imports is already loaded or
+    // preloaded by the page (`preloadApi`): the polyfill and the list of each dynamic import's dependencies would
+    // only cost bytes (see `plainDynamicImports`). The page still preloads what its entry imports statically.
+    modulePreload: { polyfill: false, resolveDependencies: (_file, dependencies, { hostType }) => (hostType === 'html' ? dependencies : []) },
     rollupOptions: {
       input,
       // Rolldown warns when a plugin is slow; on a loaded machine (a CI run, `npm start` beside other work) that is a
@@ -212,9 +280,7 @@ export default defineConfig({
         // The demo merchant page is not part of the checkout: its files sit apart (dist/widget/demo/assets).
         entryFileNames: (chunk) => (chunk.name === 'demo' ? 'demo/assets/[name]-[hash].js' : 'assets/[name]-[hash].js'),
         assetFileNames: (asset) => ((asset.names ?? []).some((name) => name.startsWith('demo')) ? 'demo/assets/[name]-[hash][extname]' : 'assets/[name]-[hash][extname]'),
-        // Code shared by the first screen and the lazy views (Lit, the base class, shared styles) gets a name that
-        // says so, instead of the name of whichever module the bundler happened to pick.
-        manualChunks: (id) => (/node_modules\/(lit|lit-html|lit-element|@lit)\//.test(id) || /widget\/(base|styles|internal-events|context)/.test(id) ? 'common' : undefined),
+        codeSplitting: { groups: chunkGroups },
       },
     },
   },

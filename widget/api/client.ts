@@ -1,4 +1,4 @@
-import type { ZodMiniType } from 'zod/mini';
+import { safeParse, type GenericSchema } from 'valibot';
 import type { ErrorCode } from '../../shared/envelope.ts';
 import type { WIDGET_EVENTS } from '../../shared/events.ts';
 import type { FeePlain } from '../../shared/fees.ts';
@@ -80,8 +80,8 @@ export interface ApiOptions {
 function givenKey(keys: string | undefined): PublicEncryptionKey | undefined {
   if (!keys) return undefined;
   try {
-    const parsed = encryptionJwks.safeParse(JSON.parse(keys));
-    return parsed.success ? chooseKey(parsed.data) : undefined;
+    const parsed = safeParse(encryptionJwks, JSON.parse(keys));
+    return parsed.success ? chooseKey(parsed.output) : undefined;
   } catch {
     return undefined;
   }
@@ -150,7 +150,7 @@ export class CheckoutApi {
   }
 
   /** `keepalive` lets a tracking call finish while the page navigates to the 3-D Secure page. */
-  async #postEncrypted<T>(path: string, plain: unknown, schema: ZodMiniType<T>, options: PostOptions): Promise<T> {
+  async #postEncrypted<T>(path: string, plain: unknown, schema: GenericSchema<unknown, T>, options: PostOptions): Promise<T> {
     const key = await this.#encryptionKey(options.signal);
     const [data, action] = await Promise.all([
       encryptPayload(plain, key),
@@ -159,7 +159,7 @@ export class CheckoutApi {
     return this.#request('POST', path, JSON.stringify({ data }), schema, { ...options, action });
   }
 
-  async #request<T>(method: 'GET' | 'POST', path: string, body: string | undefined, schema: ZodMiniType<T>, options: RequestOptions): Promise<T> {
+  async #request<T>(method: 'GET' | 'POST', path: string, body: string | undefined, schema: GenericSchema<unknown, T>, options: RequestOptions): Promise<T> {
     const { signal, keepalive = false, action } = options;
     const headers: Record<string, string> = { accept: 'application/json', 'api-key': this.options.apiKey };
     if (frameSession) headers['checkout-session'] = frameSession;
@@ -183,10 +183,10 @@ export class CheckoutApi {
     }
     // The server's answer settles the action, unless it says to retry (nothing was run or stored: the same key).
     if (!response.headers.has('retry-after')) action?.settle();
-    const failure = errorEnvelope.safeParse(json);
-    if (failure.success) throw new ApiError(failure.data.statusCode, failure.data.message, failure.data.requestId);
-    const parsed = schema.safeParse(json);
+    const failure = safeParse(errorEnvelope, json);
+    if (failure.success) throw new ApiError(failure.output.statusCode, failure.output.message, failure.output.requestId);
+    const parsed = safeParse(schema, json);
     if (!parsed.success) throw new ApiError('UNREADABLE', `The answer to ${path} did not have the expected shape.`);
-    return parsed.data;
+    return parsed.output;
   }
 }

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import type { ErrorEnvelope as SharedErrorEnvelope } from '../../shared/envelope.ts';
 import type { FeeQuote as SharedFeeQuote } from '../../shared/fees.ts';
 import type { CreateOrderData as SharedCreateOrderData } from '../../shared/orders.ts';
@@ -6,48 +6,47 @@ import type { EncryptionJwk as SharedEncryptionJwk } from '../../shared/keys.ts'
 import type { OrderStatusResponse as SharedOrderStatusResponse, PayOrderData as SharedPayOrderData } from '../../shared/payments.ts';
 
 /**
- * The response schemas of shared/ rebuilt with `zod/mini`, for the browser only.
+ * The response schemas of shared/ rebuilt with valibot, for the browser only.
  *
  * Why a mirror: shared/ is written with classic zod, whose schema classes reference every other class, so one
  * import pulls about 31 KB gzipped into the bundle (measured with `vite build`); the same shapes in zod/mini cost
- * about 8 KB and leave room in the 35 KB budget. The mirror cannot drift: the `Same<...>` checks at the end fail
- * `tsc` unless each schema infers exactly the shared type, and the widget tests parse every stubbed answer with
- * the shared schemas before the widget reads it with these.
+ * 9 KB, and in valibot, whose every check is a function of its own, about 3 KB. The mirror cannot drift: the
+ * `Same<...>` checks at the end fail `tsc` unless each schema infers exactly the shared type, and the widget tests
+ * parse every stubbed answer with the shared schemas before the widget reads it with these. Valibot compiles
+ * nothing (no `new Function`), so the checkout page's CSP needs no 'unsafe-eval'; `safeInteger` is zod's `int`.
  */
-z.config({ jitless: true }); // no `new Function`: the checkout page runs under a CSP without 'unsafe-eval'
+const text = v.string();
+const nullableText = v.nullable(v.string());
+const nullableNumber = v.nullable(v.number());
+const integer = v.pipe(v.number(), v.safeInteger());
+const statusId = v.picklist([1, 2, 4, 5, 6]);
 
-const text = z.string();
-const nullableText = z.nullable(z.string());
-const nullableNumber = z.nullable(z.number());
-const integer = z.number().check(z.int());
-const statusId = z.union([z.literal(1), z.literal(2), z.literal(4), z.literal(5), z.literal(6)]);
-
-export const errorEnvelope = z.object({
-  status: z.literal('failed'),
-  statusCode: z.enum(['VAL400', 'AUTH401', 'AUTH403', 'NF404', 'CON409', 'IDEM422', 'RATE429', 'ERR500']),
+export const errorEnvelope = v.object({
+  status: v.literal('failed'),
+  statusCode: v.picklist(['VAL400', 'AUTH401', 'AUTH403', 'NF404', 'CON409', 'IDEM422', 'RATE429', 'ERR500']),
   message: text,
-  requestId: z.optional(text),
+  requestId: v.optional(text),
 });
 
-const subsidiary = z.object({
-  id: z.number().check(z.int()),
+const subsidiary = v.object({
+  id: v.pipe(v.number(), v.safeInteger()),
   name: text,
-  country: text.check(z.length(2)),
+  country: v.pipe(text, v.length(2)),
   supportEmail: text,
-  customization: z.nullable(z.array(z.record(z.string(), z.unknown()))),
-  logo: z.nullable(text),
+  customization: v.nullable(v.array(v.record(v.string(), v.unknown()))),
+  logo: v.nullable(text),
 });
 
-const orderItem = z.object({ name: text, amount: z.number() });
+const orderItem = v.object({ name: text, amount: v.number() });
 
-export const createOrderData = z.object({
-  order: z.object({
+export const createOrderData = v.object({
+  order: v.object({
     reference: text,
     processorReference: text,
     orderPaymentReference: nullableText,
-    amount: z.number(),
-    fee: z.number(),
-    feeRate: z.number(),
+    amount: v.number(),
+    fee: v.number(),
+    feeRate: v.number(),
     statusId,
     status: text,
     currency: text,
@@ -60,62 +59,62 @@ export const createOrderData = z.object({
     numberOfPayments: nullableNumber,
   }),
   subsidiary,
-  customer: z.object({ email: nullableText, firstName: text, lastName: text, mobile: nullableText, country: nullableText }),
-  payment: z.object({
+  customer: v.object({ email: nullableText, firstName: text, lastName: text, mobile: nullableText, country: nullableText }),
+  payment: v.object({
     code: nullableText,
     source: nullableText,
     selectedOption: nullableText,
     accountNumber: nullableText,
     bankProviderName: nullableText,
   }),
-  otherPaymentOptions: z.array(z.object({ code: text, name: text, currency: text })),
-  savedCards: z.array(z.object({ token: text, brand: text, first6: text, last4: text, expiry: text })),
-  canSaveCard: z.boolean(),
-  clientToken: z.nullable(z.object({ token: text, expiresAt: text })),
-  subsidiaryOrderSummary: z.object({
+  otherPaymentOptions: v.array(v.object({ code: text, name: text, currency: text })),
+  savedCards: v.array(v.object({ token: text, brand: text, first6: text, last4: text, expiry: text })),
+  canSaveCard: v.boolean(),
+  clientToken: v.nullable(v.object({ token: text, expiresAt: text })),
+  subsidiaryOrderSummary: v.object({
     orderName: text,
-    totalAmount: z.number(),
+    totalAmount: v.number(),
     reference: text,
     currency: text,
-    orderItems: z.array(orderItem),
+    orderItems: v.array(orderItem),
   }),
 });
 
-export const createOrderResponse = z.object({
-  status: z.literal('success'),
-  statusCode: z.literal('01'),
+export const createOrderResponse = v.object({
+  status: v.literal('success'),
+  statusCode: v.literal('01'),
   message: text,
   data: createOrderData,
 });
 
-export const feeQuote = z.object({
-  fee: z.number(),
-  amount: z.number(),
-  subsidiaryFee: z.number(),
-  customerFee: z.number(),
-  totalChargedAmount: z.number(),
+export const feeQuote = v.object({
+  fee: v.number(),
+  amount: v.number(),
+  subsidiaryFee: v.number(),
+  customerFee: v.number(),
+  totalChargedAmount: v.number(),
   paymentOption: text,
   currency: text,
-  bearer: z.enum(['customer', 'merchant', 'split']),
+  bearer: v.picklist(['customer', 'merchant', 'split']),
 });
 
-export const feeResponse = z.object({ status: z.literal('success'), statusCode: z.literal('00'), message: text, data: feeQuote });
+export const feeResponse = v.object({ status: v.literal('success'), statusCode: v.literal('00'), message: text, data: feeQuote });
 
-export const bankTransferDetails = z.object({
+export const bankTransferDetails = v.object({
   bankAccount: text,
   accountName: text,
   bankName: text,
-  amount: z.number(),
-  amountPaid: z.number(),
-  amountDue: z.number(),
+  amount: v.number(),
+  amountPaid: v.number(),
+  amountDue: v.number(),
   expiresAt: text,
 });
 
-export const payOrderData = z.object({
-  paymentDetail: z.object({ redirectUrl: nullableText, recipientAccount: nullableText, paymentReference: text }),
-  bankTransferDetails: z.nullable(bankTransferDetails),
-  orderPayment: z.object({
-    orderId: z.number(),
+export const payOrderData = v.object({
+  paymentDetail: v.object({ redirectUrl: nullableText, recipientAccount: nullableText, paymentReference: text }),
+  bankTransferDetails: v.nullable(bankTransferDetails),
+  orderPayment: v.object({
+    orderId: v.number(),
     orderPaymentReference: text,
     currency: text,
     statusId,
@@ -123,39 +122,39 @@ export const payOrderData = z.object({
     orderPaymentResponseMessage: text,
     orderPaymentInstrument: nullableText,
     remarks: text,
-    totalAmount: z.number(),
-    fee: z.number(),
+    totalAmount: v.number(),
+    fee: v.number(),
   }),
 });
 
-export const payOrderResponse = z.object({
-  status: z.enum(['success', 'failed']),
+export const payOrderResponse = v.object({
+  status: v.picklist(['success', 'failed']),
   statusCode: text,
   message: text,
   data: payOrderData,
 });
 
-export const orderStatusResponse = z.object({
-  is_final_status: z.boolean(),
-  requery_needed: z.boolean(),
+export const orderStatusResponse = v.object({
+  is_final_status: v.boolean(),
+  requery_needed: v.boolean(),
   requery_type: nullableText,
-  status: z.literal('success'),
-  status_code: z.literal('00'),
+  status: v.literal('success'),
+  status_code: v.literal('00'),
   message: text,
-  data: z.object({
+  data: v.object({
     payment_reference: nullableText,
     order_reference: text,
     product_id: integer,
     subsidiary_id: integer,
     wallet_id: integer,
     customer_id: integer,
-    total_charged_amount: z.number(),
+    total_charged_amount: v.number(),
     payment_status: statusId,
     currency_id: integer,
     currency: text,
-    fee: z.number(),
-    subsidiary_fee: z.number(),
-    customer_fee: z.number(),
+    fee: v.number(),
+    subsidiary_fee: v.number(),
+    customer_fee: v.number(),
     payment_type: nullableText,
     payment_response_code: nullableText,
     payment_response_message: nullableText,
@@ -163,49 +162,49 @@ export const orderStatusResponse = z.object({
     date_payment_confirmed: nullableText,
     narration: nullableText,
     remarks: nullableText,
-    parent_transaction_id: z.nullable(integer),
+    parent_transaction_id: v.nullable(integer),
     id: integer,
     created_by: integer,
     updated_by: integer,
-    deleted_by: z.nullable(integer),
+    deleted_by: v.nullable(integer),
     date_created: text,
     date_updated: nullableText,
     date_deleted: nullableText,
-    amount_due: z.number(),
-    amount_received: z.number(),
-    excess_amount: z.number(),
+    amount_due: v.number(),
+    amount_received: v.number(),
+    excess_amount: v.number(),
     transfer_expires_at: nullableText,
-    amount_refunded: z.number(),
+    amount_refunded: v.number(),
   }),
 });
 
 /** GET /checkout/keys: the merchant's public JWKs inside the usual envelope (shared/keys.ts). */
-const keyMembers = { kid: text, use: z.literal('enc') };
-export const encryptionJwk = z.discriminatedUnion('kty', [
-  z.object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: text, y: text, alg: z.literal('ECDH-ES+A256KW'), ...keyMembers }),
-  z.object({ kty: z.literal('RSA'), n: text, e: text, alg: z.literal('RSA-OAEP-256'), ...keyMembers }),
+const keyMembers = { kid: text, use: v.literal('enc') };
+export const encryptionJwk = v.union([
+  v.object({ kty: v.literal('EC'), crv: v.literal('P-256'), x: text, y: text, alg: v.literal('ECDH-ES+A256KW'), ...keyMembers }),
+  v.object({ kty: v.literal('RSA'), n: text, e: text, alg: v.literal('RSA-OAEP-256'), ...keyMembers }),
 ]);
 
 /** The keys a page hands the checkout (the frame page's `encryption-keys`), as GET /checkout/keys lists them. */
-export const encryptionJwks = z.array(encryptionJwk);
+export const encryptionJwks = v.array(encryptionJwk);
 
-export const keysResponse = z.object({
-  status: z.literal('success'),
-  statusCode: z.literal('00'),
+export const keysResponse = v.object({
+  status: v.literal('success'),
+  statusCode: v.literal('00'),
   message: text,
-  data: z.object({ keys: encryptionJwks }),
+  data: v.object({ keys: encryptionJwks }),
 });
 
-export const trackEventResponse = z.object({ status: z.literal('success'), statusCode: z.literal('00'), message: text, data: z.null() });
+export const trackEventResponse = v.object({ status: v.literal('success'), statusCode: v.literal('00'), message: text, data: v.null() });
 
-export type ErrorEnvelope = z.infer<typeof errorEnvelope>;
-export type CreateOrderData = z.infer<typeof createOrderData>;
-export type FeeQuote = z.infer<typeof feeQuote>;
-export type BankTransferDetails = z.infer<typeof bankTransferDetails>;
-export type PayOrderResponse = z.infer<typeof payOrderResponse>;
-export type OrderStatusResponse = z.infer<typeof orderStatusResponse>;
+export type ErrorEnvelope = v.InferOutput<typeof errorEnvelope>;
+export type CreateOrderData = v.InferOutput<typeof createOrderData>;
+export type FeeQuote = v.InferOutput<typeof feeQuote>;
+export type BankTransferDetails = v.InferOutput<typeof bankTransferDetails>;
+export type PayOrderResponse = v.InferOutput<typeof payOrderResponse>;
+export type OrderStatusResponse = v.InferOutput<typeof orderStatusResponse>;
 export type OrderStatus = OrderStatusResponse['data'];
-export type PublicEncryptionKey = z.infer<typeof encryptionJwk>;
+export type PublicEncryptionKey = v.InferOutput<typeof encryptionJwk>;
 export type SavedCard = CreateOrderData['savedCards'][number];
 
 /** Exact type equality: each mirror must infer precisely the shared type, or `tsc` fails here. */
@@ -215,7 +214,7 @@ export type MirrorChecks = [
   Assert<Same<ErrorEnvelope, SharedErrorEnvelope>>,
   Assert<Same<CreateOrderData, SharedCreateOrderData>>,
   Assert<Same<FeeQuote, SharedFeeQuote>>,
-  Assert<Same<z.infer<typeof payOrderData>, SharedPayOrderData>>,
+  Assert<Same<v.InferOutput<typeof payOrderData>, SharedPayOrderData>>,
   Assert<Same<OrderStatusResponse, SharedOrderStatusResponse>>,
   Assert<Same<PublicEncryptionKey, SharedEncryptionJwk>>,
 ];

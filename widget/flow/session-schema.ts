@@ -1,13 +1,19 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { bankTransferDetails, createOrderData } from '../api/wire.ts';
 import type { CheckoutSession } from './session.ts';
 
 /** The resume record's shape (session.ts), parsed like a network answer: storage is input too. */
-export const checkoutSession: z.ZodMiniType<CheckoutSession> = z.object({
-  reference: z.string(),
-  order: z.optional(createOrderData),
-  option: z.optional(z.string()),
-  transfer: z.optional(bankTransferDetails),
-  waiting: z.optional(z.boolean()),
-  authUrl: z.optional(z.string()),
+const checkoutSession: v.GenericSchema<unknown, CheckoutSession> = v.object({
+  reference: v.string(),
+  order: v.optional(createOrderData),
+  option: v.optional(v.string()),
+  transfer: v.optional(bankTransferDetails),
+  waiting: v.optional(v.boolean()),
+  authUrl: v.optional(v.string()),
 });
+
+/** The record as stored, or undefined when it does not have the record's shape. */
+export function readSession(stored: unknown): CheckoutSession | undefined {
+  const parsed = v.safeParse(checkoutSession, stored);
+  return parsed.success ? parsed.output : undefined;
+}

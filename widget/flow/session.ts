@@ -25,9 +25,9 @@ export async function loadSession(reference: string, storage: Storage | undefine
   try {
     const raw = storage?.getItem(SESSION_PREFIX + reference);
     if (!raw) return undefined;
-    const { checkoutSession } = await import('./session-schema.ts');
-    const parsed = checkoutSession.safeParse(JSON.parse(raw));
-    return parsed.success && parsed.data.reference === reference ? parsed.data : undefined;
+    const { readSession } = await import('./session-schema.ts');
+    const session = readSession(JSON.parse(raw));
+    return session?.reference === reference ? session : undefined;
   } catch {
     return undefined;
   }

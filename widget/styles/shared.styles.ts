@@ -1,8 +1,5 @@
-import { css, unsafeCSS } from 'lit';
-import { FONT_STACKS, lightDark, PALETTE, RADIUS_PX, type PaletteName } from '../../shared/design-tokens.ts';
-
-/** A palette pair as `light-dark()`: constants of shared/design-tokens.ts, never anything a merchant typed. */
-const pair = (name: PaletteName) => unsafeCSS(lightDark(PALETTE[name]));
+import { css } from 'lit';
+import { pair, radius, systemFont } from './token-values.ts';
 
 /**
  * Public theming API: `--checkout-*` custom properties (documented in widget/README.md) feed private `--_*`
@@ -13,7 +10,7 @@ const pair = (name: PaletteName) => unsafeCSS(lightDark(PALETTE[name]));
  */
 export const tokens = css`
   :host {
-    --_font: var(--checkout-font-family, ${unsafeCSS(FONT_STACKS.system)});
+    --_font: var(--checkout-font-family, ${systemFont});
     --_accent: var(--checkout-accent, ${pair('accent')});
     --_on-accent: var(--checkout-accent-contrast, ${pair('accentContrast')});
     /* Filled buttons: the brand colour when there is one, else the accent, else a saturated fill in both schemes. */
@@ -27,7 +24,7 @@ export const tokens = css`
     --_divider: var(--checkout-divider, ${pair('divider')});
     --_danger: var(--checkout-danger, ${pair('danger')});
     --_success: var(--checkout-success, ${pair('success')});
-    --_radius: var(--checkout-radius, ${unsafeCSS(`${RADIUS_PX}px`)});
+    --_radius: var(--checkout-radius, ${radius});
     --_focus: var(--checkout-focus-color, var(--_accent));
     /* Density: main actions and inputs (44 px, or 40 px compact) and the space between a view's blocks. */
     --_control: var(--checkout-control-height, 44px);
