@@ -156,7 +156,9 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
         'payment-link-id': link.id,
         'redirect-url': `${publicBaseUrl}${orderAddress(link, order.reference)}`,
         'success-url': link.website ?? '',
-        // The order as the checkout's create would get it back, so its first screen asks the API for nothing.
+        // The merchant's public keys, and the order as the checkout's create would get it back: its first screen
+        // and its first encrypted request ask the API for nothing first.
+        'encryption-keys': JSON.stringify(await app.payloadKeys.publicJwks(merchant.id, link.mode)),
         ...(payable ? { order: presentCreatedOrder({ order, merchant, link, savedCards: [], canSaveCard: false, clientToken: undefined }) } : {}),
       },
       linkHeader(link, merchant, locale, await orderPlan(order, locale)),
