@@ -162,6 +162,12 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
           .send(refusalPage(locale, { code, message }, parentOrigin));
 
       if (!form) return refuse(400, 'VAL400', 'The checkout form is not valid.');
+      // The form opens a frame: a browser that says where the answer goes (Fetch Metadata) must say a frame, so no
+      // page can open a checkout with settings of its choosing as a page of the checkout's own origin.
+      const destination = request.headers['sec-fetch-dest'];
+      if (destination !== undefined && destination !== 'iframe' && destination !== 'frame') {
+        return refuse(400, 'VAL400', 'The checkout form opens the checkout in a frame of the page that posts it.');
+      }
       const key = form[FRAME_FORM_FIELDS.apiKey].trim();
       if (!key) return refuse(401, 'AUTH401', 'The api-key attribute is missing.');
       const caller = await app.merchants.authenticate(key);

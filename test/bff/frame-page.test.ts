@@ -134,6 +134,27 @@ describe.each(drivers)('the checkout posted into its frame (%s)', (driver) => {
     expect((await new CheckoutClient(test.app, keys).status(reference)).statusCode).toBe(404);
   });
 
+  it('opens only in a frame: a browser posting it as a whole page gets a refusal, and no order', async () => {
+    const reference = newReference();
+    const page = await test.app.inject({
+      method: 'POST',
+      url: '/checkout/frame',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'null', 'sec-fetch-dest': 'document' },
+      payload: new URLSearchParams(frameForm(settingsFor(reference))).toString(),
+    });
+    expect(page.statusCode).toBe(400);
+    expect(page.body).toContain('data-refused-code="VAL400"');
+    expect(page.body).not.toContain('ck-checkout');
+    expect((await new CheckoutClient(test.app, keys).status(reference)).statusCode).toBe(404);
+    const framed = await test.app.inject({
+      method: 'POST',
+      url: '/checkout/frame',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: SHOP, 'sec-fetch-dest': 'iframe' },
+      payload: new URLSearchParams(frameForm(settingsFor(reference))).toString(),
+    });
+    expect(framed.statusCode).toBe(200);
+  });
+
   it('refuses a secret key, a wrong key and a missing one, and makes no order', async () => {
     const reference = newReference();
     const secret = await postFrame(frameForm(settingsFor(reference), keys.secretKey));
