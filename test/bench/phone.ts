@@ -17,7 +17,8 @@ import type { ServerKeys } from '../e2e/support/server.ts';
  *
  * Each sample says how many requests the browser finished before that moment, their bytes as sent (gzip included),
  * and the request chain: the longest run of requests each of which could only start once the one before it had
- * answered (a page, then the scripts it names, then the frame a script opens, ...). Under Slow 4G every request
+ * answered (a page, then the scripts it names, then the frame a script opens, ...). A request a page's parser
+ * makes follows that page; one a script makes follows every request answered before it started. Under Slow 4G every request
  * costs at least one round trip, so `chain x 562.5 ms` is the floor no byte or CPU saving can go under.
  */
 export const PHONE = {
@@ -70,13 +71,14 @@ async function measureOnce(browser: Browser, url: string, interactive: (page: Pa
     const pending = new Map<string, { url: string; depth: number }>();
     cdp.on('Network.requestWillBeSent', (event: { requestId: string; request: { url: string }; initiator: Initiator }) => {
       if (event.request.url.startsWith('data:')) return;
-      // A frame's document posted by a script's form names no initiator ('other'): it could only start once what
-      // came before it had answered, so it follows the deepest request finished by then.
-      const after = event.initiator.type === 'other' && depthOf.size > 0 ? finishedDepth : 0;
+      // What a script asks for (a fetch, a frame's document posted by a form, which names no initiator) may have
+      // waited for any answer before it: it follows the deepest request finished by then. What a page's parser
+      // asks for follows that page.
+      const scripted = event.initiator.type !== 'parser' && event.initiator.type !== 'preload' && depthOf.size > 0;
+      const after = scripted ? finishedDepth : 0;
       const depth = 1 + Math.max(after, ...initiatorUrls(event.initiator).map((initiator) => depthOf.get(initiator) ?? 0));
       pending.set(event.requestId, { url: event.request.url, depth });
       if (!depthOf.has(event.request.url)) depthOf.set(event.request.url, depth);
-      if (process.env['PHONE_TRACE']) console.log(Math.round(performance.now()), depth, event.request.url.slice(0, 100), event.initiator.type, initiatorUrls(event.initiator).slice(0, 2).join(' '));
     });
     cdp.on('Network.loadingFinished', (event: { requestId: string; encodedDataLength: number }) => {
       const request = pending.get(event.requestId);
@@ -98,11 +100,6 @@ async function measureOnce(browser: Browser, url: string, interactive: (page: Pa
     await page.waitForFunction(() => (window as unknown as { checkoutReadyAt?: number }).checkoutReadyAt !== undefined, undefined, { timeout: 60_000, polling: 50 });
     ready = true;
     const readyMs = await page.evaluate(() => (window as unknown as { checkoutReadyAt: number }).checkoutReadyAt);
-    if (process.env['PHONE_TRACE']) {
-      for (const frame of page.frames()) {
-        console.log(await frame.evaluate(() => JSON.stringify(performance.getEntries().filter((e) => e.entryType !== 'mark').map((e) => [e.entryType, e.name.slice(-40), Math.round(e.startTime), Math.round((e as PerformanceResourceTiming).responseEnd ?? e.duration)]))));
-      }
-    }
     // The first interactive screen: the payment options can be chosen.
     await interactive(page);
     return { readyMs, requests, kilobytes: bytes / 1000, chain };
