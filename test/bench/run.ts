@@ -410,7 +410,7 @@ const table = [
   '|---|---|---|',
   `| whole app, gzip | ${fixed(bundle.wholeAppGzip / 1000, 2)} KB | <= 45 KB: **${bundle.wholeAppGzip <= 45_000 ? 'met' : 'missed'}** |`,
   `| before the first interactive screen (first paint, API client with its JWE, wire schemas), gzip | ${fixed(beforeInteractive / 1000, 2)} KB | <= 35 KB: **${beforeInteractive <= 35_000 ? 'met' : 'missed'}** |`,
-  phoneLine('checkout opened directly (a payment-link order page) to the first interactive screen', phone.hosted),
+  phoneLine("checkout opened directly (a payment-link order's page, where the link's form leads) to the first interactive screen", phone.hosted),
   phoneLine('demo merchant page with the inline checkout (page, embed.js, frame, its scripts) to the first interactive screen', phone.embedded),
   '',
 ].join('\n');
