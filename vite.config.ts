@@ -132,9 +132,18 @@ function preloadApi(): Plugin {
       order: 'post',
       handler(_html, context) {
         if (!context.bundle || !context.path.endsWith('checkout.html')) return undefined;
-        return Object.values(context.bundle)
-          .filter((file) => file.type === 'chunk' && ['client', 'wire', 'session-schema'].includes(file.name))
+        const chunks = Object.values(context.bundle).filter((file) => file.type === 'chunk');
+        const api = chunks
+          // Not the resume record's schema (session-schema): only a reload wants it, and over HTTP/1.1 a seventh
+          // request waits for one of the six connections, a round trip more for the first screen of every visit.
+          .filter((file) => ['client', 'wire'].includes(file.name))
           .map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', href: `/widget/${file.fileName}`, crossorigin: true, fetchpriority: 'low' }, injectTo: 'head' as const }));
+        // The frame's side of embedding, wanted before the framed checkout starts; the server keeps this link in the
+        // frame's page only (`data-frame-only`, bff/pages/checkout-page.ts).
+        const bridge = chunks
+          .filter((file) => file.name === 'frame-bridge')
+          .map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', href: `/widget/${file.fileName}`, crossorigin: true, 'data-frame-only': true }, injectTo: 'head' as const }));
+        return [...api, ...bridge];
       },
     },
   };

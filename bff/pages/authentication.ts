@@ -57,6 +57,22 @@ export function messagePage(
   });
 }
 
+/**
+ * The frame's answer when the checkout cannot open there (a wrong key, an origin the merchant did not allow): the
+ * customer reads that it is unavailable, and the embedding page hears the code and the reason (`refused`).
+ */
+export function refusalPage(locale: PageLocale, refusal: { code: string; message: string }, parentOrigin: string | undefined): string {
+  const [title, message] = locale.t.checkoutRefused;
+  return page({
+    title,
+    lang: locale.tag,
+    script: parentOrigin !== undefined,
+    parentOrigin,
+    refusal,
+    body: html`<main><h1>${title}</h1><p class="notice">${message}</p></main>`,
+  });
+}
+
 /** A message of the catalog (title and text) as a page in the customer's language, with a way on when there is one. */
 export function say(
   [title, message]: readonly [string, string],

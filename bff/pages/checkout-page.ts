@@ -9,6 +9,8 @@ import type { SafeHtml } from './html.ts';
  * element. In development the templates come from Vite instead (hot reload).
  */
 const CONFIG_BLOCK = /<script type="application\/json" id="checkout-config">[\s\S]*?<\/script>/;
+/** Preloads only a framed checkout needs (the build marks them, vite.config.ts `preloadApi`). */
+const FRAME_ONLY_PRELOAD = /<link\b[^>]*\bdata-frame-only\b[^>]*>\s*/g;
 
 export type TemplateSource = (page: string) => Promise<string | undefined>;
 
@@ -41,6 +43,7 @@ export class WidgetPages {
       .replace(/</g, '\\u003c')
       .replace(/\u2028|\u2029/g, (character) => `\\u${character.charCodeAt(0).toString(16)}`);
     let html = template.replace(CONFIG_BLOCK, () => `<script type="application/json" id="checkout-config">${json}</script>`);
+    if (config['embedded'] !== true) html = html.replace(FRAME_ONLY_PRELOAD, '');
     if (header) {
       html = html
         .replace('</head>', () => '<link rel="stylesheet" href="/assets/pages.css">\n</head>')

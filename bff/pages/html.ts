@@ -37,7 +37,15 @@ export const FAVICON_LINK = `<link rel="icon" href="${FAVICON_PATH}" type="image
  * `parentOrigin`: the page shows inside a merchant's checkout frame; the script posts its height to that origin
  * (the frame protocol's `resize`, widget/embed/protocol.ts), so the frame grows and shrinks with it.
  */
-export function page(options: { title: string; lang?: string; body: SafeHtml; script?: boolean; parentOrigin?: string | undefined }): string {
+export function page(options: {
+  title: string;
+  lang?: string;
+  body: SafeHtml;
+  script?: boolean;
+  parentOrigin?: string | undefined;
+  /** Why the checkout was not opened in the frame; the script tells the frame's parent (the protocol's `refused`). */
+  refusal?: { code: string; message: string } | undefined;
+}): string {
   return html`<!doctype html>
 <html lang="${options.lang ?? 'en'}">
 <head>
@@ -48,7 +56,9 @@ export function page(options: { title: string; lang?: string; body: SafeHtml; sc
 ${new SafeHtml(FAVICON_LINK)}
 ${options.script ? html`<script src="/assets/pages.js" defer></script>` : ''}
 </head>
-<body class="hosted"${options.parentOrigin ? html` data-parent-origin="${options.parentOrigin}"` : ''}>
+<body class="hosted"${options.parentOrigin ? html` data-parent-origin="${options.parentOrigin}"` : ''}${
+    options.refusal ? html` data-refused-code="${options.refusal.code}" data-refused-message="${options.refusal.message}"` : ''
+  }>
 ${options.body}
 </body>
 </html>

@@ -26,6 +26,7 @@ interface Catalog {
   checkoutUnavailable: Message;
   frameExpired: Message;
   frameRefused: Message;
+  checkoutRefused: Message;
   paymentNotFound: Message;
   authenticationExpired: Message;
   authenticationFinished: Message;
@@ -78,6 +79,7 @@ const en: Catalog = {
   checkoutUnavailable: ['Checkout unavailable', 'The checkout app has not been built. Run npm run build.'],
   frameExpired: ['Checkout unavailable', 'This checkout session is not valid or has expired. Reload the page to start again.'],
   frameRefused: ['Checkout unavailable', 'This site is no longer allowed to show this checkout.'],
+  checkoutRefused: ['Checkout unavailable', 'This checkout is not available on this site.'],
   paymentNotFound: ['Payment not found', 'No payment awaits authentication here.'],
   authenticationExpired: ['Authentication expired', 'This authentication has expired: it was not completed in time. Return to the merchant to pay again.'],
   authenticationFinished: ['Authentication finished', 'This payment is no longer waiting for authentication.'],
@@ -134,6 +136,7 @@ const fr: Catalog = {
   checkoutUnavailable: ['Paiement indisponible', "L'application de paiement n'a pas été construite. Lancez npm run build."],
   frameExpired: ['Paiement indisponible', "Cette session de paiement n'est pas valide ou a expiré. Rechargez la page pour recommencer."],
   frameRefused: ['Paiement indisponible', "Ce site n'est plus autorisé à afficher ce paiement."],
+  checkoutRefused: ['Paiement indisponible', "Ce paiement n'est pas disponible sur ce site."],
   paymentNotFound: ['Paiement introuvable', "Aucun paiement n'attend d'authentification ici."],
   authenticationExpired: ['Authentification expirée', "Cette authentification a expiré : elle n'a pas été faite à temps. Retournez chez le marchand pour payer à nouveau."],
   authenticationFinished: ['Authentification terminée', "Ce paiement n'attend plus d'authentification."],

@@ -25,6 +25,10 @@ if (parentOrigin && window.parent !== window) {
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && !event.defaultPrevented) post({ kind: 'escape' });
   });
+  // The checkout was refused in this frame (a wrong key, an origin the merchant did not allow): the embedding
+  // page hears why, at once, rather than waiting for a checkout that will not start.
+  const { refusedCode: code, refusedMessage: message } = document.body.dataset;
+  if (code) post({ kind: 'refused', code, message: message ?? '' });
 }
 
 // The payment-link form posts and the server answers with a redirect: after a refusal the form's address names the

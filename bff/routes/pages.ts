@@ -17,6 +17,7 @@ import { linkPlan } from '../domain/links.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { Order } from '../domain/order.ts';
 import type { StoredLink } from '../repositories/links.ts';
+import { presentCreatedOrder } from '../presenters/orders.ts';
 import { acceptHtmlForms } from './html-forms.ts';
 
 // The design tokens' variables first (shared/design-tokens.ts, the widget's own), then the pages' rules that use them.
@@ -155,6 +156,10 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
         'payment-link-id': link.id,
         'redirect-url': `${publicBaseUrl}${orderAddress(link, order.reference)}`,
         'success-url': link.website ?? '',
+        // The merchant's public keys, and the order as the checkout's create would get it back: its first screen
+        // and its first encrypted request ask the API for nothing first.
+        'encryption-keys': JSON.stringify(await app.payloadKeys.publicJwks(merchant.id, link.mode)),
+        ...(payable ? { order: presentCreatedOrder({ order, merchant, link, savedCards: [], canSaveCard: false, clientToken: undefined }) } : {}),
       },
       linkHeader(link, merchant, locale, await orderPlan(order, locale)),
     );

@@ -2,7 +2,8 @@ import { get } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, logEntry, newPage } from './support/browser.ts';
+import { checkoutIn, launchBrowser, logEntry, newPage } from './support/browser.ts';
+import { serverCall, verifyOrder } from './support/server.ts';
 
 /**
  * What a phone waits for: the widget's files travel compressed (built once as brotli and gzip, sent as the browser
@@ -63,17 +64,84 @@ describe('the checkout files a browser downloads', () => {
     expect(gzip.headers['cache-control']).toBe(plain.headers['cache-control']);
   });
 
-  it('lets the framed checkout create its order without asking for the keys: the frame page carries them and preloads the API client', async () => {
+  it("shows the framed checkout's first screen after the frame's own request: no session request, no order request, no keys", async () => {
     const { page } = await newPage(browser);
-    const requests: string[] = [];
-    page.on('request', (request) => requests.push(`${request.method()} ${new URL(request.url()).pathname}`));
+    // When the checkout said `checkout:ready` (in every frame), on the clock requests are timed by.
+    await page.addInitScript(() => {
+      document.addEventListener('checkout:ready', () => ((window as unknown as { readyAt?: number }).readyAt ??= performance.timeOrigin + performance.now()), true);
+    });
+    const requests: import('playwright-core').Request[] = [];
+    page.on('requestfinished', (request) => requests.push(request));
+    const frameAnswers: string[] = [];
+    page.on('response', (response) => {
+      if (response.request().method() === 'POST' && new URL(response.url()).pathname === '/checkout/frame') void response.text().then((body) => frameAnswers.push(body));
+    });
     await page.goto(`${server.baseUrl}/demo/`);
     await logEntry(page, 'checkout:ready', 'inline-checkout').waitFor();
-    expect(requests).toContain('POST /checkout/order/create');
-    expect(requests.filter((request) => request.endsWith('/checkout/keys'))).toEqual([]);
-    const frame = page.frames().find((candidate) => candidate.url().includes('/checkout/frame/'))!;
-    const preloaded = await frame.evaluate(() => [...document.querySelectorAll('link[rel="modulepreload"][fetchpriority="low"]')].map((link) => link.getAttribute('href')));
-    expect(preloaded.some((href) => /\/client-[\w-]+\.js$/.test(href ?? ''))).toBe(true);
-    expect(preloaded.some((href) => /\/wire-[\w-]+\.js$/.test(href ?? ''))).toBe(true);
+    const reference = await logEntry(page, 'checkout:ready', 'inline-checkout').getAttribute('data-reference');
+    // The checkout in the frame is ready a moment before the page hears it: what it sends from then on is not counted.
+    const framed = page.frames().find((candidate) => candidate.url().includes('/checkout/frame/'))!;
+    const readyAt = await framed.evaluate(() => (window as unknown as { readyAt: number }).readyAt);
+    const beforeReady = requests.filter((request) => request.timing().startTime < readyAt).map((request) => `${request.method()} ${new URL(request.url()).pathname}`);
+
+    // The page and its files, embed.js, the frame posted with the settings, the checkout's files: nothing else.
+    expect(beforeReady.filter((request) => !/^GET \/(demo\/|embed\.js$|widget\/)/.test(request))).toEqual(['POST /checkout/frame']);
+    // The order came in the frame's answer, drawn from it: the summary names it.
+    expect(frameAnswers).toHaveLength(1);
+    expect(JSON.parse(/id="checkout-config">([\s\S]*?)<\/script>/.exec(frameAnswers[0]!)![1]!)).toMatchObject({ order: { order: { reference, statusId: 1 } } });
+    const frame = checkoutIn(page);
+    await frame.getByRole('radio', { name: /^Card/ }).waitFor();
+    // The frame's address is its session's, which a reload and the return from 3-D Secure load again.
+    expect(new URL(framed.url()).pathname).toMatch(/^\/checkout\/frame\/[\w-]+\.[\w-]+\.[\w-]+$/);
+    const preloaded = await framed.evaluate(() => [...document.querySelectorAll('link[rel="modulepreload"]')].map((link) => link.getAttribute('href')));
+    for (const chunk of ['client', 'wire', 'frame-bridge']) expect(preloaded.some((href) => new RegExp(`/${chunk}-[\\w-]+\\.js$`).test(href ?? '')), chunk).toBe(true);
+  });
+
+  it('shows the same order after the merchant page reloads, and makes no second one', async () => {
+    const { page } = await newPage(browser);
+    const processorReferences: string[] = [];
+    page.on('response', (response) => {
+      if (response.request().method() === 'POST' && new URL(response.url()).pathname === '/checkout/frame') {
+        void response.text().then((body) => processorReferences.push(JSON.parse(/id="checkout-config">([\s\S]*?)<\/script>/.exec(body)![1]!).order.order.processorReference));
+      }
+    });
+    await page.goto(`${server.baseUrl}/demo/`);
+    await logEntry(page, 'checkout:ready', 'inline-checkout').waitFor();
+    const reference = await logEntry(page, 'checkout:ready', 'inline-checkout').getAttribute('data-reference');
+    await page.reload();
+    await logEntry(page, 'checkout:ready', 'inline-checkout', reference!).waitFor();
+    await checkoutIn(page).getByRole('radio', { name: /^Card/ }).waitFor();
+    expect(processorReferences).toHaveLength(2);
+    expect(processorReferences[1]).toBe(processorReferences[0]);
+    const verified = await verifyOrder(server, reference!);
+    expect(verified.data).toMatchObject({ orderReference: reference, statusId: 1 });
+  });
+
+  it('shows a payment-link order from its page alone: the page carries the order and the keys, and asks the API nothing first', async () => {
+    const created = await serverCall<{ data: { paymentLink: { paymentLinkUrl: string } } }>(server, '/checkout/links/create', {
+      Name: 'Two books',
+      Description: 'Things Fall Apart and Half of a Yellow Sun.',
+      PaymentType: 'SC',
+      Currency: 'NGN',
+      AuthOption: 'AUTH',
+      Amount: 12500,
+    });
+    const { page } = await newPage(browser);
+    await page.goto(created.data.paymentLink.paymentLinkUrl);
+    await page.getByLabel('First name').fill('Chidi');
+    await page.getByLabel('Last name').fill('Okeke');
+    await page.getByLabel('E-mail').fill('chidi@example.test');
+    const beforeReady: string[] = [];
+    let ready = false;
+    page.on('request', (request) => {
+      if (!ready) beforeReady.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+    await page.getByRole('button', { name: 'Continue to payment' }).click();
+    await page.getByRole('radio', { name: /^Card/ }).waitFor();
+    ready = true;
+    // The order was made by the link's form; the page brought it and the merchant's keys (the fee quote, which
+    // follows the first screen, needs no keys request either).
+    expect(beforeReady).not.toContain('POST /checkout/order/create');
+    expect(beforeReady.filter((request) => request.endsWith('/checkout/keys'))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { CheckoutCloseEvent, CheckoutErrorEvent, CheckoutPendingEvent, CheckoutReadyEvent, CheckoutSuccessEvent, type CheckoutStatus } from '../events.ts';
 import { checkoutWidgetStyles } from './checkout-widget.styles.ts';
 import { EmbeddedFrame } from './embedded-frame.ts';
-import { CheckoutEmbedError, openFrameSession } from './frame-session.ts';
+import { CheckoutEmbedError } from './frame-session.ts';
 import { validBrandSetting, BRAND_SETTINGS, type EventDetail, type OrderItem, type Settings } from './protocol.ts';
 import type { CheckoutDensity, CheckoutFont, CheckoutMode, CheckoutResult, CheckoutTheme } from './types.ts';
 
@@ -85,7 +85,6 @@ export class CheckoutWidgetElement extends HTMLElement {
   #dialog: HTMLDialogElement | undefined;
   #dialogOpen = false;
   #opener: HTMLElement | null = null;
-  #generation = 0;
   #updateQueued = false;
   #last: { reference: string | null; status: CheckoutStatus | null } = { reference: null, status: null };
   #closeSent = false;
@@ -315,7 +314,7 @@ export class CheckoutWidgetElement extends HTMLElement {
     this.#opener = deepActiveElement();
     this.#closeSent = false;
     this.#last = { reference: this.getAttribute('reference'), status: null };
-    void this.#start();
+    this.#start();
     return promise;
   }
 
@@ -351,11 +350,11 @@ export class CheckoutWidgetElement extends HTMLElement {
     queueMicrotask(() => {
       this.#updateQueued = false;
       if (this.#frame) this.#frame.update(this.#settings);
-      else if (this.mode === 'inline' && this.isConnected) void this.#start();
+      else if (this.mode === 'inline' && this.isConnected) this.#start();
     });
   }
 
-  async #start(): Promise<void> {
+  #start(): void {
     const apiKey = this.getAttribute('api-key');
     const modal = this.mode === 'modal';
     // Inline, the element waits for the page to set a key; a modal asked to open without one cannot.
@@ -363,12 +362,9 @@ export class CheckoutWidgetElement extends HTMLElement {
       if (modal) this.#fail(new CheckoutEmbedError('AUTH401', 'The api-key attribute is missing.'));
       return;
     }
-    const generation = ++this.#generation;
+    let frame: EmbeddedFrame;
     try {
-      const session = await openFrameSession(this.apiBase, apiKey);
-      if (generation !== this.#generation || !this.isConnected) return;
-      this.#frame?.destroy();
-      const frame = new EmbeddedFrame(session, this.#settings, modal, {
+      frame = new EmbeddedFrame({ apiBase: this.apiBase, apiKey }, this.#settings, modal, {
         onEvent: (detail) => this.#relay(detail),
         onResize: (height) => {
           frame.iframe.style.height = `${height}px`;
@@ -381,17 +377,18 @@ export class CheckoutWidgetElement extends HTMLElement {
           else this.#stop();
         },
       });
-      this.#frame = frame;
-      if (modal) this.#showDialog(frame.iframe);
-      else this.#root.replaceChildren(frame.iframe);
     } catch (error) {
-      if (generation !== this.#generation) return;
-      this.#fail(error instanceof CheckoutEmbedError ? error : new CheckoutEmbedError('UNREADABLE', String(error)));
+      this.#fail(error instanceof CheckoutEmbedError ? error : new CheckoutEmbedError('VAL400', `api-base ${this.apiBase.slice(0, 200)} is not a web address.`));
+      return;
     }
+    this.#frame?.destroy();
+    this.#frame = frame;
+    if (modal) this.#showDialog(frame.iframe);
+    else this.#root.replaceChildren(frame.iframe);
+    frame.load();
   }
 
   #stop(): void {
-    this.#generation += 1;
     this.#frame?.destroy();
     this.#frame = undefined;
   }

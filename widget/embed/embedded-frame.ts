@@ -1,3 +1,4 @@
+import { FRAME_FORM_FIELDS } from '../../shared/frame-form.ts';
 import { CheckoutEmbedError } from './frame-session.ts';
 import { asFrameMessage, colorSchemeFor, PROTOCOL, type EventDetail, type ParentMessage, type Settings } from './protocol.ts';
 
@@ -10,9 +11,12 @@ export interface FrameHandlers {
 }
 
 /**
- * One checkout frame on the merchant's page. Messages are taken only from the frame's origin and its window, and
- * the settings are posted only to that origin, each time the frame says it is ready (it says so again after the
- * 3-D Secure page sends it back), so they never appear in a URL.
+ * One checkout frame on the merchant's page. The frame's page is asked for with a form posted into the frame
+ * (`load`): the key, this page's origin and the settings, in the request's body so they never appear in a URL. The
+ * checkout's origin checks them and answers with the checkout showing the order, framable by this origin only: no
+ * request comes before the frame's own. Messages are taken only from the frame's origin and its window, and the
+ * settings are posted only to that origin, each time the frame says it is ready (it says so again after the 3-D
+ * Secure page sends it back) and when they change.
  */
 export class EmbeddedFrame {
   /** How long the frame may take to say `ready` before the checkout is reported as not shown. */
@@ -20,30 +24,69 @@ export class EmbeddedFrame {
 
   readonly iframe: HTMLIFrameElement = document.createElement('iframe');
   readonly #origin: string;
+  readonly #action: string;
+  readonly #apiKey: string;
+  #form: HTMLFormElement | undefined;
   #settings: Settings;
   #ready = false;
   #readyTimer: ReturnType<typeof setTimeout>;
 
+  /** `apiBase` is the checkout's address (throws when it is not a web address); `apiKey` the publishable key. */
   constructor(
-    session: { frameUrl: string; frameOrigin: string },
+    checkout: { apiBase: string; apiKey: string },
     settings: Settings,
     readonly modal: boolean,
     private readonly handlers: FrameHandlers,
   ) {
-    this.#origin = session.frameOrigin;
+    const base = new URL(checkout.apiBase);
+    if (base.protocol !== 'https:' && base.protocol !== 'http:') throw new CheckoutEmbedError('VAL400', `api-base ${checkout.apiBase.slice(0, 200)} is not a web address.`);
+    this.#origin = base.origin;
+    this.#action = `${checkout.apiBase.replace(/\/+$/, '')}/checkout/frame`;
+    this.#apiKey = checkout.apiKey;
     this.#settings = settings;
-    this.iframe.src = session.frameUrl;
+    // The form's target: a name of its own, so two checkouts on one page never load into each other's frame.
+    this.iframe.name = `checkout-${crypto.getRandomValues(new Uint32Array(2)).join('-')}`;
     this.iframe.title = 'Checkout';
     // The transfer view's copy buttons write to the clipboard from inside the frame.
     this.iframe.allow = 'clipboard-write';
     this.#matchColorScheme();
     window.addEventListener('message', this.#onMessage);
+    document.addEventListener('securitypolicyviolation', this.#onPolicyViolation);
     // A frame the browser refuses to show (frame-ancestors), or whose page is an error page, never says ready, and
     // nothing else tells this page: without a deadline the customer would look at an empty box for ever.
     const seconds = Math.round(EmbeddedFrame.readyTimeoutMs / 1000);
     this.#readyTimer = setTimeout(() => {
       handlers.onFailure(new CheckoutEmbedError('TIMEOUT', `The checkout did not start within ${seconds} seconds: its frame was blocked or could not load.`));
     }, EmbeddedFrame.readyTimeoutMs);
+  }
+
+  /**
+   * Loads the checkout into the frame, once the frame is in the page (a form can only target a frame there): the
+   * form sits beside the frame, hidden, until the frame answers.
+   */
+  load(): void {
+    const form = document.createElement('form');
+    form.method = 'post';
+    form.action = this.#action;
+    form.target = this.iframe.name;
+    form.hidden = true;
+    const fields: [string, string][] = [
+      [FRAME_FORM_FIELDS.apiKey, this.#apiKey],
+      [FRAME_FORM_FIELDS.parentOrigin, window.location.origin],
+      [FRAME_FORM_FIELDS.settings, JSON.stringify(this.#settings)],
+      [FRAME_FORM_FIELDS.modal, String(this.modal)],
+    ];
+    for (const [name, value] of fields) {
+      const input = document.createElement('input');
+      input.type = 'hidden';
+      input.name = name;
+      input.value = value;
+      form.append(input);
+    }
+    this.#form?.remove();
+    this.#form = form;
+    this.iframe.after(form);
+    form.submit();
   }
 
   update(settings: Settings): void {
@@ -64,8 +107,20 @@ export class EmbeddedFrame {
   destroy(): void {
     clearTimeout(this.#readyTimer);
     window.removeEventListener('message', this.#onMessage);
+    document.removeEventListener('securitypolicyviolation', this.#onPolicyViolation);
+    this.#form?.remove();
     this.iframe.remove();
   }
+
+  /** This page's Content-Security-Policy refused the form (`form-action`) or the frame (`frame-src`): say how to fix it. */
+  readonly #onPolicyViolation = (event: SecurityPolicyViolationEvent): void => {
+    const directive = event.effectiveDirective;
+    if ((directive !== 'form-action' && directive !== 'frame-src') || !event.blockedURI.startsWith(this.#origin)) return;
+    clearTimeout(this.#readyTimer);
+    this.handlers.onFailure(
+      new CheckoutEmbedError('CSP', `This page's Content-Security-Policy does not allow ${this.#origin} in ${directive}: add it there to show the checkout.`),
+    );
+  };
 
   readonly #onMessage = (event: MessageEvent): void => {
     if (event.origin !== this.#origin || event.source !== this.iframe.contentWindow) return;
@@ -75,7 +130,13 @@ export class EmbeddedFrame {
       case 'ready':
         clearTimeout(this.#readyTimer);
         this.#ready = true;
+        this.#form?.remove();
+        this.#form = undefined;
         this.#postSettings();
+        return;
+      case 'refused':
+        clearTimeout(this.#readyTimer);
+        this.handlers.onFailure(new CheckoutEmbedError(message.code, message.message));
         return;
       case 'event':
         this.handlers.onEvent(message.event);

@@ -12,6 +12,11 @@ import type { CheckoutStatus } from '../events.ts';
  *   frame  -> parent  event                     a checkout:* event, without card data
  *   frame  -> parent  resize                    the content's height in CSS pixels
  *   frame  -> parent  escape                    Escape was pressed inside the frame (keys do not cross frames)
+ *   frame  -> parent  refused                   the checkout was not opened in the frame: the envelope code and why
+ *
+ * The settings first travel in the frame's own request (a form embed.js posts into the frame, shared/embed.ts),
+ * so the checkout starts without waiting for them; `settings` messages carry what changes afterwards, and
+ * the settings again each time the frame says `ready` (after a reload or 3-D Secure, its page comes without them).
  */
 export const PROTOCOL = 'ck-checkout/1';
 
@@ -64,7 +69,8 @@ export type FrameMessage =
   | { protocol: typeof PROTOCOL; kind: 'ready' }
   | { protocol: typeof PROTOCOL; kind: 'event'; event: EventDetail }
   | { protocol: typeof PROTOCOL; kind: 'resize'; height: number }
-  | { protocol: typeof PROTOCOL; kind: 'escape' };
+  | { protocol: typeof PROTOCOL; kind: 'escape' }
+  | { protocol: typeof PROTOCOL; kind: 'refused'; code: string; message: string };
 
 export type ParentMessage = { protocol: typeof PROTOCOL; kind: 'settings'; settings: Settings; modal: boolean };
 
@@ -127,6 +133,8 @@ export function asFrameMessage(data: unknown): FrameMessage | undefined {
       return typeof data['height'] === 'number' && data['height'] >= 0 && data['height'] < 100_000 ? (data as FrameMessage) : undefined;
     case 'event':
       return isEventDetail(data['event']) ? (data as FrameMessage) : undefined;
+    case 'refused':
+      return isText(data['code'], 20) && isText(data['message'], 1000) ? (data as FrameMessage) : undefined;
     default:
       return undefined;
   }

@@ -18,6 +18,7 @@ import { backoffDelay, sleep, type BackoffOptions } from './backoff.ts';
 import { SUPPORTED_OPTIONS } from '../components/payment-options.ts';
 import { describeDecline, describeError, isApiError, isRetryable } from './errors.ts';
 import { outcomeOf, type PaymentOutcome } from './outcome.ts';
+import { takeFirstOrder } from './first-state.ts';
 import { loadSession, saveSession, type CheckoutSession } from './session.ts';
 import { EXPIRED_TRANSFER_CODE, meaningOf, type StatusMeaning } from './status.ts';
 
@@ -427,7 +428,8 @@ export class CheckoutFlow implements ReactiveController {
   async #create(signal: AbortSignal): Promise<void> {
     const plain = this.host.orderPlain(this.#returnUrl(true));
     plain.customer = { ...plain.customer, ...this.customer };
-    this.order = await this.api!.createOrder(plain, signal);
+    this.order = (await takeFirstOrder(plain.order.reference)) ?? (await this.api!.createOrder(plain, signal));
+    signal.throwIfAborted();
     this.#reference = this.order.order.reference;
     if (this.order.order.statusId !== 1) {
       // The same order was created before (another tab, a lost answer) and has moved on: show where it is.

@@ -247,10 +247,16 @@ declare global {
 }
 /** Why a checkout could not be shown at all (`Checkout.open` rejects with it; the element fires `checkout:error`). */
 export declare class CheckoutEmbedError extends Error {
-	/** The envelope code (`AUTH403` for an origin the merchant did not allow, `AUTH401`, …), `NETWORK`, or `TIMEOUT` (the frame never started). */
+	/**
+	 * The envelope code (`AUTH403` for an origin the merchant did not allow, `AUTH401`, …), `CSP` (this page's
+	 * Content-Security-Policy kept the checkout out), or `TIMEOUT` (the frame never started).
+	 */
 	readonly code: string;
 	constructor(
-	/** The envelope code (`AUTH403` for an origin the merchant did not allow, `AUTH401`, …), `NETWORK`, or `TIMEOUT` (the frame never started). */
+	/**
+	 * The envelope code (`AUTH403` for an origin the merchant did not allow, `AUTH401`, …), `CSP` (this page's
+	 * Content-Security-Policy kept the checkout out), or `TIMEOUT` (the frame never started).
+	 */
 	code: string, message: string);
 }
 

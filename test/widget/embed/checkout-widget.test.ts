@@ -10,32 +10,24 @@ import { waitFor } from '../support/dom.ts';
 import { otherOrigin, RELAY_PATH, RelayLog } from '../support/relay.ts';
 
 /**
- * The embed script's side of the protocol, against a stand-in frame on another origin (the relay). The session
- * request is answered here; the e2e tests run the real backend and the real checkout frame.
+ * The embed script's side of the protocol, against a stand-in frame on another origin (the relay, which the test
+ * server also answers `POST /checkout/frame` with: web-test-runner.config.mjs); the e2e tests run the real backend
+ * and the real checkout frame.
  */
 const frameOrigin = otherOrigin();
 const frameUrl = `${frameOrigin}${RELAY_PATH}`;
 const success = { protocol: PROTOCOL, kind: 'event', event: { type: 'checkout:success', reference: 'ORD-7', status: 'Successful' } };
+const Widget = customElements.get('checkout-widget') as unknown as typeof CheckoutWidgetElement;
 
-interface SessionRequest {
-  url: string;
-  apiKey: string | null;
+/** The forms posted into frames since the last call, as the stand-in received them. */
+async function framePosts(): Promise<Record<string, string>[]> {
+  return (await fetch('/checkout/frame/posts')).json() as Promise<Record<string, string>[]>;
 }
 
-function answerSessions(answer: { status: number; body: unknown }): { requests: SessionRequest[]; restore: () => void } {
-  const original = window.fetch;
-  const requests: SessionRequest[] = [];
-  window.fetch = async (input, init) => {
-    requests.push({ url: String(input), apiKey: new Headers(init?.headers).get('api-key') });
-    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
-  };
-  return { requests, restore: () => (window.fetch = original) };
+/** The hidden forms the elements on this page hold (one until its frame says ready). */
+function widgetForms(): HTMLFormElement[] {
+  return [...document.querySelectorAll('checkout-widget')].flatMap((element) => [...(element.shadowRoot?.querySelectorAll('form') ?? [])]);
 }
-
-const sessionOpened = {
-  status: 200,
-  body: { status: 'success', statusCode: '00', message: 'Embedding session opened', data: { frameUrl, frameOrigin, parentOrigin: window.location.origin, expiresAt: '2030-01-01T00:00:00.000' } },
-};
 
 async function inlineWidget(log: RelayLog): Promise<{ widget: CheckoutWidgetElement; frame: HTMLIFrameElement }> {
   const widget = document.createElement('checkout-widget');
@@ -83,37 +75,43 @@ function usedScheme(element: HTMLElement): 'light' | 'dark' {
 describe('<checkout-widget> and the embed script', () => {
   let log: RelayLog;
   let restore: () => void = () => undefined;
-  beforeEach(() => {
+  beforeEach(async () => {
     log = new RelayLog();
+    Widget.defaultApiBase = frameOrigin;
+    await framePosts();
   });
   afterEach(() => {
     log.stop();
     restore();
+    Widget.defaultApiBase = '';
     for (const element of document.querySelectorAll('checkout-widget, iframe')) element.remove();
   });
 
-  it('frames the URL its session gives, with no key in it, and posts the settings only once the frame is ready, only to its origin', async () => {
-    const sessions = answerSessions(sessionOpened);
-    restore = sessions.restore;
+  it('opens its frame with one form posted into it, the key and settings in the body and never in a URL, and no other request', async () => {
+    const original = window.fetch;
+    const fetched: string[] = [];
+    window.fetch = (input, init) => (fetched.push(String(input)), original(input, init));
+    restore = () => (window.fetch = original);
     const { frame } = await inlineWidget(log);
-    expect(sessions.requests).to.deep.equal([{ url: `${window.location.origin}/checkout/embed/sessions`, apiKey: 'pk_test_embed' }]);
-    expect(frame.src).to.equal(frameUrl);
+    window.fetch = original;
+    expect(fetched).to.deep.equal([]);
+    const settings = { 'api-key': 'pk_test_embed', reference: 'ORD-7', 'customer-email': 'ada@example.test', 'customer-first-name': 'Ada', amount: 2500, items: [{ name: 'Tea', amount: 2500 }] };
+    const [posted, ...others] = await framePosts();
+    expect(others).to.deep.equal([]);
+    expect({ ...posted, settings: JSON.parse(posted!['settings']!) }).to.deep.equal({ 'api-key': 'pk_test_embed', 'parent-origin': window.location.origin, settings, modal: 'false' });
+    expect(frame.getAttribute('src')).to.equal(null);
+    expect(frame.name).to.match(/^checkout-\d+-\d+$/);
     expect(frame.title).to.equal('Checkout');
     expect(log.received).to.deep.equal([]);
 
+    // The frame says it is ready (again after each page it loads): the settings, only to its origin.
     await log.post(frame.contentWindow!, { protocol: PROTOCOL, kind: 'ready' });
     await waitFor(() => log.received.length === 1);
-    expect(log.received[0]).to.deep.equal({
-      protocol: PROTOCOL,
-      kind: 'settings',
-      modal: false,
-      settings: { 'api-key': 'pk_test_embed', reference: 'ORD-7', amount: 2500, 'customer-email': 'ada@example.test', 'customer-first-name': 'Ada', items: [{ name: 'Tea', amount: 2500 }] },
-    });
+    expect(log.received[0]).to.deep.equal({ protocol: PROTOCOL, kind: 'settings', modal: false, settings });
+    expect(widgetForms()).to.deep.equal([]);
   });
 
   it('takes the same settings from properties with the attributes\' names: text reflected, items as an array, even set before it was defined', async () => {
-    const sessions = answerSessions(sessionOpened);
-    restore = sessions.restore;
     const widget = document.createElement('checkout-widget');
     widget.apiKey = 'pk_test_embed';
     widget.reference = 'ORD-8';
@@ -145,8 +143,6 @@ describe('<checkout-widget> and the embed script', () => {
   });
 
   it('forwards a branding of the right shape to the frame, from attributes, properties or Checkout.open, and drops any other value', async () => {
-    const sessions = answerSessions(sessionOpened);
-    restore = sessions.restore;
     const widget = document.createElement('checkout-widget');
     widget.apiKey = 'pk_test_embed';
     widget.reference = 'ORD-9';
@@ -199,7 +195,6 @@ describe('<checkout-widget> and the embed script', () => {
   });
 
   it('dispatches events only from its own frame while it is on the frame origin, as typed, bubbling, composed events', async () => {
-    restore = answerSessions(sessionOpened).restore;
     const { widget, frame } = await inlineWidget(log);
     const heard: CheckoutSuccessEvent[] = [];
     document.addEventListener('checkout:success', (event) => heard.push(event));
@@ -226,13 +221,8 @@ describe('<checkout-widget> and the embed script', () => {
     expect(heard).to.have.length(1);
   });
 
-  it('keeps the inline frame\'s room while its session loads, so the page below does not move when the frame arrives', async () => {
-    let answer: ((response: Response) => void) | undefined;
-    const original = window.fetch;
-    window.fetch = () => new Promise<Response>((resolve) => (answer = resolve));
-    restore = () => (window.fetch = original);
+  it('keeps the inline frame\'s room from the start, so the page below does not move when the frame arrives', async () => {
     const widget = document.createElement('checkout-widget');
-    widget.setAttribute('api-key', 'pk_test_embed');
     widget.setAttribute('reference', 'ORD-9');
     const below = document.createElement('button');
     below.textContent = 'Below the checkout';
@@ -240,8 +230,7 @@ describe('<checkout-widget> and the embed script', () => {
     const before = below.getBoundingClientRect().top;
     expect(widget.getBoundingClientRect().height).to.be.greaterThan(300);
 
-    await waitFor(() => answer !== undefined);
-    answer!(new Response(JSON.stringify(sessionOpened.body), { status: 200, headers: { 'content-type': 'application/json' } }));
+    widget.setAttribute('api-key', 'pk_test_embed');
     await waitFor(() => widget.shadowRoot?.querySelector('iframe'));
     expect(widget.shadowRoot!.querySelector('.placeholder')).to.equal(null);
     expect(below.getBoundingClientRect().top).to.equal(before);
@@ -249,25 +238,42 @@ describe('<checkout-widget> and the embed script', () => {
   });
 
   it('grows the inline frame to the height its content reports', async () => {
-    restore = answerSessions(sessionOpened).restore;
     const { frame } = await inlineWidget(log);
     await log.post(frame.contentWindow!, { protocol: PROTOCOL, kind: 'resize', height: 640 });
     expect(frame.getBoundingClientRect().height).to.equal(640);
   });
 
-  it('reports an origin the merchant did not allow as checkout:error, and tells the customer, without a frame', async () => {
+  it('reports a refusal from its frame (an origin the merchant did not allow) as checkout:error, and tells the customer, without a frame', async () => {
     const message = "The origin http://localhost:8000 is not allowed to embed this merchant's checkout.";
-    restore = answerSessions({ status: 403, body: { status: 'failed', statusCode: 'AUTH403', message } }).restore;
     const widget = document.createElement('checkout-widget');
     const errors: CheckoutErrorEvent[] = [];
     widget.addEventListener('checkout:error', (event) => errors.push(event));
     widget.setAttribute('api-key', 'pk_test_embed');
     widget.setAttribute('reference', 'ORD-8');
     document.body.append(widget);
+    const frame = await waitFor(() => widget.shadowRoot?.querySelector('iframe'));
+    await waitFor(() => log.hasLoaded(frame.contentWindow, frameOrigin));
+    log.postLast(frame.contentWindow!, { protocol: PROTOCOL, kind: 'refused', code: 'AUTH403', message });
     await waitFor(() => errors.length === 1);
     expect([errors[0]!.code, errors[0]!.message, errors[0]!.reference]).to.deep.equal(['AUTH403', message, 'ORD-8']);
     expect(widget.shadowRoot!.querySelector('iframe')).to.equal(null);
+    expect(widgetForms()).to.deep.equal([]);
     expect(widget.shadowRoot!.querySelector('[role=alert]')!.textContent).to.equal('This checkout is not available on this site.');
+  });
+
+  it('takes a refusal only from its own frame', async () => {
+    const { widget } = await inlineWidget(log);
+    const errors: CheckoutErrorEvent[] = [];
+    widget.addEventListener('checkout:error', (event) => errors.push(event));
+    const stranger = document.createElement('iframe');
+    stranger.src = frameUrl;
+    document.body.append(stranger);
+    await waitFor(() => log.hasLoaded(stranger.contentWindow, frameOrigin));
+    await log.post(stranger.contentWindow!, { protocol: PROTOCOL, kind: 'refused', code: 'AUTH403', message: 'Not from the checkout.' });
+    window.postMessage({ protocol: PROTOCOL, kind: 'refused', code: 'AUTH403', message: 'Not from the checkout.' }, '*');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(errors).to.deep.equal([]);
+    expect(widget.shadowRoot!.querySelector('iframe')).not.to.equal(null);
   });
 
   describe('a frame that never says it is ready (blocked by the browser, an error page)', () => {
@@ -276,8 +282,7 @@ describe('<checkout-widget> and the embed script', () => {
     afterEach(() => (EmbeddedFrame.readyTimeoutMs = patience));
 
     it('reports checkout:error and tells the customer, instead of showing an empty frame for ever', async () => {
-      restore = answerSessions(sessionOpened).restore;
-      const widget = document.createElement('checkout-widget');
+        const widget = document.createElement('checkout-widget');
       const errors: CheckoutErrorEvent[] = [];
       widget.addEventListener('checkout:error', (event) => errors.push(event));
       widget.setAttribute('api-key', 'pk_test_embed');
@@ -291,8 +296,7 @@ describe('<checkout-widget> and the embed script', () => {
     });
 
     it('rejects Checkout.open and closes the modal', async () => {
-      restore = answerSessions(sessionOpened).restore;
-      const failure = await window.Checkout!.open({ apiKey: 'pk_test_embed', reference: 'ORD-12', amount: 1000 }).then(
+        const failure = await window.Checkout!.open({ apiKey: 'pk_test_embed', reference: 'ORD-12', amount: 1000 }).then(
         () => undefined,
         (error: CheckoutEmbedError) => error,
       );
@@ -302,8 +306,7 @@ describe('<checkout-widget> and the embed script', () => {
 
     it('does not fail a frame that said it was ready', async () => {
       EmbeddedFrame.readyTimeoutMs = 1500;
-      restore = answerSessions(sessionOpened).restore;
-      const { widget, frame } = await inlineWidget(log);
+        const { widget, frame } = await inlineWidget(log);
       const errors: CheckoutErrorEvent[] = [];
       widget.addEventListener('checkout:error', (event) => errors.push(event));
       await log.post(frame.contentWindow!, { protocol: PROTOCOL, kind: 'ready' });
@@ -314,7 +317,6 @@ describe('<checkout-widget> and the embed script', () => {
   });
 
   it('Checkout.open shows a modal, resolves when the order is paid, and closes on Escape from the frame with focus back on the opener', async () => {
-    restore = answerSessions(sessionOpened).restore;
     const opener = document.createElement('button');
     opener.textContent = 'Pay';
     document.body.append(opener);
@@ -346,7 +348,6 @@ describe('<checkout-widget> and the embed script', () => {
   });
 
   it('CheckoutNS.PaymentCheckout calls onCompleted with failed when the customer closes after a decline', async () => {
-    restore = answerSessions(sessionOpened).restore;
     const calls: string[] = [];
     new window.CheckoutNS!.PaymentCheckout({
       apiKey: 'pk_test_embed',
@@ -368,10 +369,6 @@ describe('<checkout-widget> and the embed script', () => {
     expect(calls).to.deep.equal(['completed failed ORD-10', 'close']);
   });
   describe('on a light merchant page, the framed checkout\'s colour scheme', () => {
-    const sameOriginSession = {
-      status: 200,
-      body: { ...sessionOpened.body, data: { ...sessionOpened.body.data, frameUrl: `${window.location.origin}${RELAY_PATH}`, frameOrigin: window.location.origin } },
-    };
     before(() => document.documentElement.style.setProperty('color-scheme', 'light'));
     after(async () => {
       document.documentElement.style.removeProperty('color-scheme');
@@ -381,7 +378,7 @@ describe('<checkout-widget> and the embed script', () => {
     for (const system of ['light', 'dark'] as const) {
       it(`matches the iframe element's for every theme, so the frame stays transparent around the checkout (system ${system})`, async () => {
         await emulateMedia({ colorScheme: system });
-        restore = answerSessions(sameOriginSession).restore;
+        Widget.defaultApiBase = window.location.origin;
         const widget = document.createElement('checkout-widget');
         widget.setAttribute('api-key', 'pk_test_embed');
         widget.setAttribute('reference', 'ORD-13');
