@@ -199,6 +199,12 @@ export const trackEventResponse = v.object({ status: v.literal('success'), statu
 
 export type ErrorEnvelope = v.InferOutput<typeof errorEnvelope>;
 export type CreateOrderData = v.InferOutput<typeof createOrderData>;
+
+/** An order answer carried in the page rather than fetched (widget/flow/first-state.ts): read as a network answer is. */
+export function readCreateOrderData(candidate: unknown): CreateOrderData | undefined {
+  const parsed = v.safeParse(createOrderData, candidate);
+  return parsed.success ? parsed.output : undefined;
+}
 export type FeeQuote = v.InferOutput<typeof feeQuote>;
 export type BankTransferDetails = v.InferOutput<typeof bankTransferDetails>;
 export type PayOrderResponse = v.InferOutput<typeof payOrderResponse>;

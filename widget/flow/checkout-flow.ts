@@ -60,7 +60,7 @@ export interface CheckoutFlowHost extends ReactiveControllerHost, EventTarget {
 const RETURN_PARAMETERS = ['reference', 'status'];
 
 /**
- * The API client and its wire schemas (zod/mini) are a chunk of their own: nothing on the first screen needs them
+ * The API client and its wire schemas (valibot) are a chunk of their own: nothing on the first screen needs them
  * before the first request, so they load while the loading state is drawn.
  */
 export const loadApi = () => import('../api/client.ts');

@@ -16,7 +16,7 @@ export async function takeFirstOrder(reference: string): Promise<CreateOrderData
   const candidate = given;
   given = undefined;
   if (candidate === undefined) return undefined;
-  const { createOrderData } = await import('../api/wire.ts');
-  const parsed = createOrderData.safeParse(candidate);
-  return parsed.success && parsed.data.order.reference === reference ? parsed.data : undefined;
+  const { readCreateOrderData } = await import('../api/wire.ts');
+  const order = readCreateOrderData(candidate);
+  return order?.order.reference === reference ? order : undefined;
 }
