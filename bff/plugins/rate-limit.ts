@@ -19,6 +19,17 @@ import { rateLimited } from '../errors.ts';
 const HEALTH_PROBES = new Set(['/health', '/ready']);
 const LINK_PAGE = '/l/:reference';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Counts a request against the per-api-key limit when the key travels in its body (the form embed.js posts into
+     * the checkout's frame) rather than in the `api-key` header, which is counted before anything reads the request.
+     * Resolves with the seconds to wait when the key is over its limit, else undefined.
+     */
+    limitApiKey(request: FastifyRequest, apiKey: string): Promise<number | undefined>;
+  }
+}
+
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
 export default fp<{ limits: Config['rateLimits'] }>(
@@ -44,7 +55,11 @@ export default fp<{ limits: Config['rateLimits'] }>(
     const address = (request: FastifyRequest) => normalizeIP(request.ip);
     const perIp = app.createRateLimit({ max: limits.perIp, keyGenerator: (request) => `ip:${address(request)}` });
     const failures = app.createRateLimit({ max: limits.failuresPerIp, keyGenerator: (request) => `failed:${address(request)}` });
-    const perKey = app.createRateLimit({ max: limits.perKey, keyGenerator: (request) => `key:${digest(String(request.headers['api-key']))}` });
+    const bodyKeys = new WeakMap<FastifyRequest, string>();
+    const perKey = app.createRateLimit({
+      max: limits.perKey,
+      keyGenerator: (request) => `key:${digest(String(request.headers['api-key'] ?? bodyKeys.get(request)))}`,
+    });
     const perLink = app.createRateLimit({
       max: limits.perLink,
       keyGenerator: (request) => `link:${digest((request.params as { reference: string }).reference)}`,
@@ -54,6 +69,13 @@ export default fp<{ limits: Config['rateLimits'] }>(
       const limit = await limiter(request, { increment });
       if (!limit.isAllowed && limit.isExceeded) throw rateLimited(Math.max(1, limit.ttlInSeconds));
     }
+
+    app.decorate('limitApiKey', async (request: FastifyRequest, apiKey: string) => {
+      if (request.headers['api-key'] !== undefined) return undefined;
+      bodyKeys.set(request, apiKey);
+      const limit = await perKey(request);
+      return !limit.isAllowed && limit.isExceeded ? Math.max(1, limit.ttlInSeconds) : undefined;
+    });
 
     app.addHook('onRequest', async (request) => {
       if (HEALTH_PROBES.has(request.url.split('?')[0]!)) return;

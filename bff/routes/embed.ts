@@ -5,7 +5,7 @@ import { errorEnvelopeSchema, successEnvelope } from '../../shared/envelope.ts';
 import { createOrderPlainSchema } from '../../shared/orders.ts';
 import type { CreateOrderData } from '../../shared/orders.ts';
 import type { Caller } from '../domain/merchant.ts';
-import { forbidden, invalid, isAppError } from '../errors.ts';
+import { forbidden, invalid, isAppError, rateLimited } from '../errors.ts';
 import { refusalPage, say } from '../pages/authentication.ts';
 import { localeFrom } from '../pages/i18n.ts';
 import { callerOf } from '../plugins/auth.ts';
@@ -170,6 +170,12 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       }
       const key = form[FRAME_FORM_FIELDS.apiKey].trim();
       if (!key) return refuse(401, 'AUTH401', 'The api-key attribute is missing.');
+      // The key's own limit, as for an API request carrying it in its header.
+      const retryAfter = await app.limitApiKey(request, key);
+      if (retryAfter !== undefined) {
+        reply.header('retry-after', String(retryAfter));
+        return refuse(429, 'RATE429', rateLimited(retryAfter).message);
+      }
       const caller = await app.merchants.authenticate(key);
       if (!caller) return refuse(401, 'AUTH401', 'The api-key is not valid.');
       if (caller.merchant.disabled) return refuse(403, 'AUTH403', 'This merchant account is disabled.');

@@ -180,3 +180,33 @@ describe.each(drivers)('the checkout posted into its frame (%s)', (driver) => {
     expect(frameAncestors(response)).toBe("'none'");
   });
 });
+
+describe.each(drivers)('the checkout posted into its frame, under the per-key limit (%s)', (driver) => {
+  const test = useTestApp(driver, {
+    overrides: { PUBLIC_BASE_URL: 'http://127.0.0.1:9999', CHECKOUT_WIDGET_DIR: widgetDir, RATE_LIMIT_PER_KEY: '3', RATE_LIMIT_PER_IP: '1000', RATE_LIMIT_WINDOW_SECONDS: '60' },
+  });
+
+  it('counts the key the form carries as an API request counts its header, and tells the page to wait once over', async () => {
+    const keys = await test.app.merchants.create({ name: 'Busy Stores', country: 'NG', supportEmail: 's@busy.test', allowedOrigins: [`${SHOP}/`] });
+    const other = await test.app.merchants.create({ name: 'Quiet Stores', country: 'NG', supportEmail: 's@quiet.test', allowedOrigins: [`${SHOP}/`] });
+    const post = (apiKey: string) =>
+      test.app.inject({
+        method: 'POST',
+        url: '/checkout/frame',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: SHOP },
+        payload: new URLSearchParams({ 'api-key': apiKey, 'parent-origin': SHOP, settings: JSON.stringify(settingsFor(newReference())), modal: 'false' }).toString(),
+      });
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await post(keys.publishableKey)).statusCode).toBe(200);
+    const over = await post(keys.publishableKey);
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expect(over.body).toContain('data-refused-code="RATE429"');
+    expect(over.body).not.toContain('ck-checkout');
+    // The same count as the key's API requests: the header is over the limit too.
+    const api = await test.app.inject({ method: 'GET', url: '/checkout/keys', headers: { 'api-key': keys.publishableKey } });
+    expect(api.statusCode).toBe(429);
+    expect(api.json()).toMatchObject({ statusCode: 'RATE429' });
+    // Another merchant's key is counted apart.
+    expect((await post(other.publishableKey)).statusCode).toBe(200);
+  });
+});
