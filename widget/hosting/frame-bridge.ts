@@ -1,7 +1,6 @@
 import type { CkCheckout } from '../components/checkout.ts';
 import type { CheckoutErrorEvent, CheckoutPendingEvent } from '../events.ts';
 import { asParentMessage, colorSchemeFor, EVENT_TYPES, PROTOCOL, SETTING_NAMES, type EventDetail, type FrameMessage, type Settings } from '../embed/protocol.ts';
-import { useFrameSession } from '../api/client.ts';
 import { trapFocus } from './focus-trap.ts';
 
 /**
@@ -22,8 +21,8 @@ export function connectToParent(checkout: CkCheckout, parentOrigin: string, pare
     checkout.embedded = false;
     return;
   }
-  // Before the settings (and so the key) can arrive: every API call then names the session the backend opened.
-  useFrameSession(session);
+  // Before the settings (and so the key) apply: every API call then names the session the backend opened.
+  checkout.frameSession = session ?? '';
   const post = (message: DistributiveOmit<FrameMessage, 'protocol'>) => parent.postMessage({ protocol: PROTOCOL, ...message }, parentOrigin);
   document.documentElement.classList.add('embedded');
 
