@@ -265,7 +265,7 @@ function customElementsManifest(): Plugin {
  */
 const chunkGroups = [
   { name: 'checkout', test: (id: string) => !id.includes('/widget/demo/'), tags: ['$initial' as const], priority: 2 },
-  { name: 'payment-views', test: /widget\/components\/(card-form|saved-cards|brand|transfer-details)|shared\/card\.ts$/, priority: 1, includeDependenciesRecursively: false },
+  { name: 'payment-views', test: /widget\/(components\/(card-form|saved-cards|brand|transfer-details)|i18n\/payment-messages)|shared\/card\.ts$/, priority: 1, includeDependenciesRecursively: false },
 ];
 
 export default defineConfig({

@@ -403,8 +403,9 @@ if (DATABASE_URL) {
 }
 
 const bundle = measureBundle();
-const interactiveChunks = bundle.lazy.filter((file) => /\/(client|wire|session-schema)-/.test(file.file));
-const beforeInteractive = bundle.firstPaintGzip + interactiveChunks.reduce((sum, file) => sum + file.gzip, 0);
+// The framed checkout loads the most before its first interactive screen (its page also preloads the frame bridge).
+const beforeInteractive = bundle.framed.beforeInteractiveGzip;
+const beforeInteractiveFrench = bundle.framed.frenchBeforeInteractiveGzip;
 const phoneLine = (what: string, samples: PhoneSample[]) => {
   const ready = median(samples.map((sample) => sample.readyMs));
   const chain = Math.max(0, ...samples.map((sample) => sample.chain));
@@ -462,7 +463,7 @@ const table = [
   '| widget | measured | target |',
   '|---|---|---|',
   `| whole app, gzip | ${fixed(bundle.wholeAppGzip / 1000, 2)} KB | <= 45 KB: **${bundle.wholeAppGzip <= 45_000 ? 'met' : 'missed'}** |`,
-  `| before the first interactive screen (first paint, API client with its JWE, wire schemas), gzip | ${fixed(beforeInteractive / 1000, 2)} KB | <= 35 KB: **${beforeInteractive <= 35_000 ? 'met' : 'missed'}** |`,
+  `| before the first interactive screen of the framed checkout (first paint with the frame bridge, API client with its JWE, wire schemas), gzip | ${fixed(beforeInteractive / 1000, 2)} KB, ${fixed(beforeInteractiveFrench / 1000, 2)} KB in French | <= 35 KB: **${Math.max(beforeInteractive, beforeInteractiveFrench) <= 35_000 ? 'met' : 'missed'}** |`,
   phoneLine("checkout opened directly (a payment-link order's page, where the link's form leads) to the first interactive screen", phone.hosted),
   phoneLine('demo merchant page with the inline checkout (page, embed.js, frame, its scripts) to the first interactive screen', phone.embedded),
   '',

@@ -22,6 +22,13 @@ import {
   type PublicEncryptionKey,
 } from './wire.ts';
 
+/**
+ * Read through this module, the API chunk, rather than by importing the wire module on its own: the wire chunk
+ * also holds valibot for the other API chunks, so a dynamic import of it would need a namespace object and the
+ * bundler's runtime as one more chunk.
+ */
+export { readCreateOrderData } from './wire.ts';
+
 export type WidgetEventName = (typeof WIDGET_EVENTS)[number];
 
 /** Envelope codes, plus what can go wrong before an envelope arrives. */
@@ -36,17 +43,6 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
-}
-
-/**
- * The frame session token of the checkout frame this page is (set by the frame bridge before the embedding page's
- * settings arrive). Sent on every call, so the backend can refuse a key that is not the one the session was opened
- * for: the key comes from the embedding page, the token from the backend.
- */
-let frameSession: string | undefined;
-
-export function useFrameSession(token: string | undefined): void {
-  frameSession = token || undefined;
 }
 
 interface PostOptions {
@@ -75,6 +71,12 @@ export interface ApiOptions {
    * the first request then goes without a round trip to GET /checkout/keys. Keys of another shape are ignored.
    */
   keys?: string | undefined;
+  /**
+   * The frame session token when the checkout is a merchant's frame (`checkout-session`). Sent on every call, so
+   * the backend can refuse a key that is not the one the session was opened for: the key comes from the embedding
+   * page, the token from the backend.
+   */
+  frameSession?: string | undefined;
 }
 
 function givenKey(keys: string | undefined): PublicEncryptionKey | undefined {
@@ -162,7 +164,7 @@ export class CheckoutApi {
   async #request<T>(method: 'GET' | 'POST', path: string, body: string | undefined, schema: GenericSchema<unknown, T>, options: RequestOptions): Promise<T> {
     const { signal, keepalive = false, action } = options;
     const headers: Record<string, string> = { accept: 'application/json', 'api-key': this.options.apiKey };
-    if (frameSession) headers['checkout-session'] = frameSession;
+    if (this.options.frameSession) headers['checkout-session'] = this.options.frameSession;
     if (this.options.clientToken) headers['checkout-client-token'] = this.options.clientToken;
     if (this.options.customerSession) headers['checkout-customer-session'] = this.options.customerSession;
     if (body !== undefined) headers['content-type'] = 'application/json';

@@ -15,6 +15,7 @@ import {
 import type { CheckoutApi } from '../api/client.ts';
 import type { CreateOrderData, FeeQuote } from '../api/wire.ts';
 import { CheckoutElement } from '../base.ts';
+import '../i18n/payment-messages.ts';
 import { apiContext, orderContext } from '../context.ts';
 import { describeError } from '../flow/errors.ts';
 import { outcomeOf } from '../flow/outcome.ts';

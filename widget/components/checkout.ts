@@ -80,6 +80,11 @@ export class CkCheckout extends CheckoutElement implements CheckoutFlowHost {
   @property({ attribute: 'customer-session' }) customerSession = '';
   /** The merchant's public keys as JSON (the frame page provides them): no round trip to fetch them. */
   @property({ attribute: 'encryption-keys' }) encryptionKeys = '';
+  /**
+   * The frame session token of the merchant's frame this checkout is (set by the frame bridge before the settings
+   * apply), sent with every API call.
+   */
+  frameSession = '';
   /** Framed by a merchant's page: the settings arrive from it by postMessage, so wait for them. */
   @property({ type: Boolean }) embedded = false;
 

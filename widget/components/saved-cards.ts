@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import type { SavedCard } from '../api/wire.ts';
 import { CheckoutElement } from '../base.ts';
+import '../i18n/payment-messages.ts';
 import { SavedCardSelectEvent } from '../internal-events.ts';
 import { brandMarks, choiceGroup, tokens } from '../styles/shared.styles.ts';
 import { brandMark, brandName, savedCardExpired } from './brand.ts';

@@ -3,6 +3,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { parseTimestamp } from '../../shared/timestamps.ts';
 import type { BankTransferDetails } from '../api/wire.ts';
 import { CheckoutElement } from '../base.ts';
+import '../i18n/payment-messages.ts';
 import { TransferExpiredEvent, TransferSentEvent } from '../internal-events.ts';
 import { buttons, spinner, tokens, visuallyHidden } from '../styles/shared.styles.ts';
 import { transferDetailsStyles } from './transfer-details.styles.ts';

@@ -38,6 +38,8 @@ export interface CheckoutFlowHost extends ReactiveControllerHost, EventTarget {
   customerSession: string;
   /** The merchant's public keys as JSON, when the page serving the checkout provides them. */
   encryptionKeys: string;
+  /** The frame session token, when the checkout is a merchant's frame (set by the frame bridge). */
+  frameSession: string;
   /** The settings come from the embedding page: until they do, the checkout waits instead of reporting them missing. */
   embedded: boolean;
   reference: string;
@@ -373,6 +375,7 @@ export class CheckoutFlow implements ReactiveController {
         clientToken: host.clientToken || undefined,
         customerSession: host.customerSession || undefined,
         keys: host.encryptionKeys || undefined,
+        frameSession: host.frameSession || undefined,
       });
       const returned = new URLSearchParams(window.location.search);
       const returnedReference = returned.get('reference');

@@ -1,8 +1,6 @@
 import type { CkCheckout } from '../components/checkout.ts';
 import type { CheckoutErrorEvent, CheckoutPendingEvent } from '../events.ts';
 import { asParentMessage, colorSchemeFor, EVENT_TYPES, PROTOCOL, SETTING_NAMES, type EventDetail, type FrameMessage, type Settings } from '../embed/protocol.ts';
-import { useFrameSession } from '../api/client.ts';
-import { trapFocus } from './focus-trap.ts';
 
 /**
  * The checkout page's side of embedding (loaded when the page is served as a frame, `embedded` in its config).
@@ -22,21 +20,23 @@ export function connectToParent(checkout: CkCheckout, parentOrigin: string, pare
     checkout.embedded = false;
     return;
   }
-  // Before the settings (and so the key) can arrive: every API call then names the session the backend opened.
-  useFrameSession(session);
+  // Before the settings (and so the key) apply: every API call then names the session the backend opened.
+  checkout.frameSession = session ?? '';
   const post = (message: DistributiveOmit<FrameMessage, 'protocol'>) => parent.postMessage({ protocol: PROTOCOL, ...message }, parentOrigin);
   document.documentElement.classList.add('embedded');
 
-  let releaseFocus: (() => void) | undefined;
+  // The focus wrap is a chunk of its own, for modal frames only: fetched when the page says the frame is a dialog,
+  // while the customer is still reading the first screen.
+  let focusTrap: Promise<() => void> | undefined;
   window.addEventListener('message', (event) => {
     if (event.origin !== parentOrigin || event.source !== parent) return;
     const message = asParentMessage(event.data);
     if (!message) return;
     applySettings(checkout, message.settings, message.modal);
-    if (message.modal) releaseFocus ??= trapFocus(document);
-    else {
-      releaseFocus?.();
-      releaseFocus = undefined;
+    if (message.modal) focusTrap ??= import('./focus-trap.ts').then(({ trapFocus }) => trapFocus(document));
+    else if (focusTrap) {
+      void focusTrap.then((release) => release());
+      focusTrap = undefined;
     }
   });
 

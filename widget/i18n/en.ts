@@ -1,4 +1,9 @@
-/** English, the catalog every other locale must match key for key. `{name}` marks a value filled in at run time. */
+import type { PaymentMessageKey } from './payment-messages.ts';
+
+/**
+ * English, the catalog every other locale must match key for key, for the first screens: what the card and transfer
+ * views say loads with them (`payment-messages.ts`). `{name}` marks a value filled in at run time.
+ */
 export const en = {
   checkout: 'Checkout',
   close: 'Close checkout',
@@ -34,27 +39,7 @@ export const en = {
   feeFailed: 'The fee could not be worked out. Check your connection and try again.',
 
   cardHeading: 'Pay by card',
-  cardNumber: 'Card number',
-  expiry: 'Expiry date',
-  expiryHint: 'MM / YY',
-  securityCode: 'Security code',
-  securityCodeHint: '{length} digits, on the back',
-  securityCodeHintAmex: '4 digits, on the front',
-  nameOnCard: 'Name on card',
-  detectedBrand: '{brand} card',
-  pay: 'Pay',
-  payAmount: 'Pay {amount}',
   quoteNeeded: 'You can pay once the total, fee included, is known.',
-  paying: 'Processing payment…',
-  errorNumberEmpty: 'Enter your card number.',
-  errorNumberLength: 'Check the number of digits.',
-  errorNumberLuhn: 'This card number is not valid.',
-  errorExpiryEmpty: 'Enter it as MM / YY.',
-  errorExpiryMonth: 'Enter a month, 01 to 12.',
-  errorExpiryPast: 'This card has expired.',
-  errorExpiryFar: 'This year is too far off.',
-  errorCvv: 'Enter the {length}-digit code.',
-  errorName: 'Enter the name on the card.',
   fixFieldsOne: '1 field needs your attention.',
   fixFieldsOther: '{count} fields need your attention.',
   detailsHeading: 'Your details',
@@ -67,12 +52,6 @@ export const en = {
   errorLastName: 'Enter your last name.',
   errorEmail: 'Enter your e-mail address, like ada@example.com.',
   errorMobile: 'Enter a phone number of 7 to 15 digits, like +234 801 234 5678, or leave it empty.',
-  savedCardsHeading: 'Pay with a saved card',
-  savedCard: '{brand} ending in {last4}',
-  savedCardExpiry: 'Expires {expiry}',
-  savedCardExpired: 'Expired {expiry}: choose another card',
-  saveCard: 'Save this card for next time',
-  newCard: 'Use a new card',
 
   authHeading: 'Confirm with your bank',
   authBody: 'Your bank asks you to confirm this payment on its secure page. You will come back here afterwards.',
@@ -84,23 +63,6 @@ export const en = {
   authCancelled: 'Your bank did not confirm the payment. Try again or choose another method.',
 
   transferHeading: 'Pay by bank transfer',
-  transferInstructions: 'Transfer exactly {amount} to the account below. It is for this payment only.',
-  bank: 'Bank',
-  accountNumber: 'Account number',
-  accountName: 'Account name',
-  amount: 'Amount',
-  copy: 'Copy',
-  copyLabel: 'Copy {label}',
-  copied: '{label} copied.',
-  copiedShort: 'Copied',
-  copyFailed: 'Copying failed. Select the text and copy it yourself.',
-  expiresIn: 'Expires in',
-  expiresAt: 'Use this account before {time}.',
-  minutesLeftOne: '1 minute left to make the transfer.',
-  minutesLeftOther: '{count} minutes left to make the transfer.',
-  sentMoney: 'I have sent the money',
-  waitingTransfer: 'Waiting for your transfer. This can take a few minutes; keep this page open.',
-  shortPayment: 'We received {paid}. Send the remaining {due} to the same account to finish paying.',
 
   successHeading: 'Payment successful',
   excessPayment: 'You sent {excess} more than was due. {merchant} has a record of it and will refund it.',
@@ -136,5 +98,6 @@ export const en = {
   theMerchant: 'the merchant',
 } as const;
 
-export type MessageKey = keyof typeof en;
-export type Catalog = Record<MessageKey, string>;
+/** Every message, the first screens' and the payment views'. */
+export type MessageKey = keyof typeof en | PaymentMessageKey;
+export type Catalog = Record<keyof typeof en, string>;

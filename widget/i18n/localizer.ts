@@ -3,11 +3,21 @@ import { en, type Catalog, type MessageKey } from './en.ts';
 export type { MessageKey };
 export type Language = 'en' | 'fr';
 
-/** English ships with the page; other catalogs are fetched only by the customers who need them. */
+/**
+ * English ships with the page; other catalogs are fetched only by the customers who need them. Messages added later
+ * (the payment views', `payment-messages.ts`) are looked up after the catalog.
+ */
 const CATALOGS: Record<Language, () => Promise<Catalog>> = {
   en: async () => en,
   fr: async () => (await import('./fr.ts')).fr,
 };
+
+const added: Record<Language, Partial<Record<MessageKey, string>>> = { en: {}, fr: {} };
+
+/** Messages of views loaded after the first screen, in every language: called by the module that holds them. */
+export function addMessages(messages: Record<Language, Partial<Record<MessageKey, string>>>): void {
+  for (const language of ['en', 'fr'] as const) Object.assign(added[language], messages[language]);
+}
 
 /** The language to use for a BCP 47 tag: French for any `fr-*`, English otherwise. */
 export function languageOf(locale: string | undefined): Language {
@@ -39,7 +49,8 @@ export class Localizer {
   }
 
   t(key: MessageKey, values: Record<string, string | number> = {}): string {
-    return this.#catalog[key].replace(/\{(\w+)\}/g, (match, name: string) => {
+    const message = (this.#catalog as Partial<Record<MessageKey, string>>)[key] ?? added[this.language][key] ?? key;
+    return message.replace(/\{(\w+)\}/g, (match, name: string) => {
       const value = values[name];
       return value === undefined ? match : typeof value === 'number' ? this.number(value) : value;
     });

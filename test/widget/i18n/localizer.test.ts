@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { en } from '../../../widget/i18n/en.ts';
 import { Localizer, languageOf } from '../../../widget/i18n/localizer.ts';
+import { paymentEn, paymentFr } from '../../../widget/i18n/payment-messages.ts';
 
 describe('localizer', () => {
   it('picks French for any French locale and English otherwise', () => {
@@ -10,12 +11,12 @@ describe('localizer', () => {
     expect(languageOf('yo-NG')).to.equal('en');
   });
 
-  it('has a French message for every English one', async () => {
+  it('has a French message for every English one, with the same placeholders, on the first screens and in the payment views', async () => {
     const { fr } = await import('../../../widget/i18n/fr.ts');
-    expect(Object.keys(fr).sort()).to.deep.equal(Object.keys(en).sort());
-    for (const [key, message] of Object.entries(en)) {
-      const placeholders = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
-      expect(placeholders(fr[key as keyof typeof fr]), key).to.deep.equal(placeholders(message));
+    const placeholders = (text: string) => (text.match(/\{\w+\}/g) ?? []).sort();
+    for (const [english, french] of [[en, fr], [paymentEn, paymentFr]] as [Record<string, string>, Record<string, string>][]) {
+      expect(Object.keys(french).sort()).to.deep.equal(Object.keys(english).sort());
+      for (const [key, message] of Object.entries(english)) expect(placeholders(french[key]!), key).to.deep.equal(placeholders(message));
     }
   });
 
