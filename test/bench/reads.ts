@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { buildApp } from '../../bff/app.ts';
+import { readConfig } from '../../bff/config.ts';
+import * as orders from '../../bff/repositories/orders.ts';
+import * as payments from '../../bff/repositories/payments.ts';
+import * as refunds from '../../bff/repositories/refunds.ts';
+import { CheckoutClient } from '../support/checkout.ts';
+
+/**
+ * `node --import tsx test/bench/reads.ts`: what the read path of status and fee costs through the repositories, in
+ * this process, on PGlite (and PostgreSQL when DATABASE_URL is set): wall time and this process's CPU per read, for
+ * an order without attempts and one paid by card. CPU survives a busy machine better than wall time does.
+ */
+const COUNT = Number(process.env.READS_COUNT ?? 2000);
+const DATABASE_URL = process.env.DATABASE_URL;
+
+type Reader = { name: string; read: (db: import('../../bff/storage/storage.ts').Storage, merchantId: number, reference: string) => Promise<unknown> };
+
+const readers: Reader[] = [
+  {
+    name: 'status, three statements (order, payments, refunds)',
+    read: async (db, merchantId, reference) => {
+      const [order] = await orders.findOrders(db, merchantId, 'test', reference);
+      return [await payments.listPayments(db, order!.id), await refunds.listRefunds(db, order!.id)];
+    },
+  },
+  { name: 'status, one statement (order with its attempts)', read: (db, merchantId, reference) => orders.findOrdersWithAttempts(db, merchantId, 'test', reference) },
+  { name: 'fee, the order only', read: (db, merchantId, reference) => orders.findOrders(db, merchantId, 'test', reference) },
+];
+
+async function measure(databaseUrl: string | undefined): Promise<void> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'checkout-bench-reads-'));
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const app = await buildApp(
+    readConfig({
+      NODE_ENV: 'test',
+      JOBS_POLL_MS: '0',
+      CHECKOUT_DATA_DIR: dataDir,
+      CHECKOUT_MASTER_KEY: randomBytes(32).toString('base64'),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl, DATABASE_SCHEMA: schema } : {}),
+      LOG_LEVEL: 'silent',
+    }),
+  );
+  try {
+    const keys = await app.merchants.create({ name: 'Bench Store', country: 'NG', supportEmail: 'bench@store.test' });
+    const client = new CheckoutClient(app, keys);
+    const unpaid = await client.newOrder();
+    const paid = await client.newOrder();
+    const answer = await client.payByCard(paid, '5555555555554444');
+    if (answer.statusCode !== 200) throw new Error(`payment failed: ${answer.body}`);
+    for (const [label, reference] of [['no attempts', unpaid], ['paid by card', paid]] as const) {
+      for (const reader of readers) {
+        for (let index = 0; index < 200; index += 1) await reader.read(app.storage, keys.subsidiaryId, reference);
+        const cpu = process.cpuUsage();
+        const started = performance.now();
+        for (let index = 0; index < COUNT; index += 1) await reader.read(app.storage, keys.subsidiaryId, reference);
+        const wall = performance.now() - started;
+        const used = process.cpuUsage(cpu);
+        const cpuMs = (used.user + used.system) / 1000 / COUNT;
+        console.log(`${app.storage.driver.padEnd(8)} ${label.padEnd(12)} ${reader.name.padEnd(56)} ${(COUNT / (wall / 1000)).toFixed(0).padStart(6)}/s  ${cpuMs.toFixed(3)} ms CPU/read`);
+      }
+    }
+  } finally {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (databaseUrl) {
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
+  }
+}
+
+await measure(undefined);
+if (DATABASE_URL) await measure(DATABASE_URL);
