@@ -14,7 +14,8 @@ import { CheckoutClient } from '../support/checkout.ts';
 /**
  * `node --import tsx test/bench/reads.ts`: what the read path of status and fee costs through the repositories, in
  * this process, on PGlite (and PostgreSQL when DATABASE_URL is set): wall time and this process's CPU per read, for
- * an order without attempts and one paid by card. CPU survives a busy machine better than wall time does.
+ * an order without attempts and one paid by card. CPU (of the calling thread, and of the whole process with its
+ * worker threads) survives a busy machine better than wall time does.
  */
 const COUNT = Number(process.env.READS_COUNT ?? 2000);
 const DATABASE_URL = process.env.DATABASE_URL;
@@ -57,12 +58,17 @@ async function measure(databaseUrl: string | undefined): Promise<void> {
       for (const reader of readers) {
         for (let index = 0; index < 200; index += 1) await reader.read(app.storage, keys.subsidiaryId, reference);
         const cpu = process.cpuUsage();
+        const thread = process.threadCpuUsage();
         const started = performance.now();
         for (let index = 0; index < COUNT; index += 1) await reader.read(app.storage, keys.subsidiaryId, reference);
         const wall = performance.now() - started;
         const used = process.cpuUsage(cpu);
-        const cpuMs = (used.user + used.system) / 1000 / COUNT;
-        console.log(`${app.storage.driver.padEnd(8)} ${label.padEnd(12)} ${reader.name.padEnd(56)} ${(COUNT / (wall / 1000)).toFixed(0).padStart(6)}/s  ${cpuMs.toFixed(3)} ms CPU/read`);
+        const usedHere = process.threadCpuUsage(thread);
+        const perRead = (usage: NodeJS.CpuUsage) => ((usage.user + usage.system) / 1000 / COUNT).toFixed(3);
+        console.log(
+          `${app.storage.driver.padEnd(8)} ${label.padEnd(12)} ${reader.name.padEnd(56)} ${(COUNT / (wall / 1000)).toFixed(0).padStart(6)}/s  ` +
+            `CPU ms/read: ${perRead(usedHere)} this thread, ${perRead(used)} the process`,
+        );
       }
     }
   } finally {
