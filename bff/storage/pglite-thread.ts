@@ -40,7 +40,9 @@ class DatabaseError extends Error {
 const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
 
 export async function openPgliteThread(data: PgliteWorkerData): Promise<Storage> {
-  const worker = new Worker(WORKER_FILE, { workerData: data });
+  // A thread takes its process's Node options, but `--input-type` (of a script given with -e) stops a file's thread.
+  const execArgv = process.execArgv.filter((option) => !option.startsWith('--input-type'));
+  const worker = new Worker(WORKER_FILE, { workerData: data, execArgv });
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   const notices = new Map<number, (payload: string) => void>();
   let nextId = 1;

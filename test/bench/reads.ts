@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -9,6 +9,7 @@ import { readConfig } from '../../bff/config.ts';
 import * as orders from '../../bff/repositories/orders.ts';
 import * as payments from '../../bff/repositories/payments.ts';
 import * as refunds from '../../bff/repositories/refunds.ts';
+import type { Storage } from '../../bff/storage/storage.ts';
 import { CheckoutClient } from '../support/checkout.ts';
 
 /**
@@ -20,7 +21,7 @@ import { CheckoutClient } from '../support/checkout.ts';
 const COUNT = Number(process.env.READS_COUNT ?? 2000);
 const DATABASE_URL = process.env.DATABASE_URL;
 
-type Reader = { name: string; read: (db: import('../../bff/storage/storage.ts').Storage, merchantId: number, reference: string) => Promise<unknown> };
+type Reader = { name: string; read: (db: Storage, merchantId: number, reference: string) => Promise<unknown> };
 
 const readers: Reader[] = [
   {
@@ -33,6 +34,22 @@ const readers: Reader[] = [
   { name: 'status, one statement (order with its attempts)', read: (db, merchantId, reference) => orders.findOrdersWithAttempts(db, merchantId, 'test', reference) },
   { name: 'fee, the order only', read: (db, merchantId, reference) => orders.findOrders(db, merchantId, 'test', reference) },
 ];
+
+/** The CPU time of the PostgreSQL backend serving this pool's idle connection, when the server runs on this machine. */
+async function backendCpu(storage: Storage): Promise<{ before: number; read: () => number } | undefined> {
+  if (storage.driver !== 'postgres') return undefined;
+  const [row] = await storage.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const read = () => {
+    const stat = readFileSync(`/proc/${row!.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  };
+  try {
+    return { before: read(), read };
+  } catch {
+    return undefined;
+  }
+}
 
 async function measure(databaseUrl: string | undefined): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'checkout-bench-reads-'));
@@ -57,6 +74,7 @@ async function measure(databaseUrl: string | undefined): Promise<void> {
     for (const [label, reference] of [['no attempts', unpaid], ['paid by card', paid]] as const) {
       for (const reader of readers) {
         for (let index = 0; index < 200; index += 1) await reader.read(app.storage, keys.subsidiaryId, reference);
+        const backend = await backendCpu(app.storage);
         const cpu = process.cpuUsage();
         const thread = process.threadCpuUsage();
         const started = performance.now();
@@ -64,10 +82,11 @@ async function measure(databaseUrl: string | undefined): Promise<void> {
         const wall = performance.now() - started;
         const used = process.cpuUsage(cpu);
         const usedHere = process.threadCpuUsage(thread);
+        const backendMs = backend && (backend.read() - backend.before) / COUNT;
         const perRead = (usage: NodeJS.CpuUsage) => ((usage.user + usage.system) / 1000 / COUNT).toFixed(3);
         console.log(
           `${app.storage.driver.padEnd(8)} ${label.padEnd(12)} ${reader.name.padEnd(56)} ${(COUNT / (wall / 1000)).toFixed(0).padStart(6)}/s  ` +
-            `CPU ms/read: ${perRead(usedHere)} this thread, ${perRead(used)} the process`,
+            `CPU ms/read: ${perRead(usedHere)} this thread, ${perRead(used)} the process${backendMs === undefined ? '' : `, ${backendMs.toFixed(3)} its PostgreSQL backend`}`,
         );
       }
     }
