@@ -1,4 +1,4 @@
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { parse, PGlite, protocol, type Transaction } from '@electric-sql/pglite';
 import { parentPort, workerData } from 'node:worker_threads';
 import { INT8_OID, parseInt8 } from './storage.ts';
 import type { PgliteReply, PgliteRequest, PgliteWorkerData, SentError } from './pglite-thread.ts';
@@ -32,6 +32,46 @@ try {
   process.exit(1);
 }
 
+/**
+ * Statements run as named prepared statements, parsed and planned once, then only bound and executed: PGlite's
+ * `query` parses, describes and plans every statement again (0.72 ms of this thread's CPU for the status read against
+ * 0.18 prepared, measured on PGlite). The steps are those of `query`, under the same locks: outside a transaction a
+ * statement waits for any open one, as `query` does.
+ */
+const statements = new Map<string, { name: string; parameterTypes: number[] }>();
+type BackendMessages = Awaited<ReturnType<PGlite['execProtocolStream']>>;
+
+async function preparedQuery(sql: string, params: unknown[] | undefined, inTransaction: boolean): Promise<unknown[]> {
+  const step = (message: Uint8Array) => db.execProtocolStream(message, { syncToFs: false });
+  const run = async () => {
+    const messages: BackendMessages = [];
+    try {
+      let statement = statements.get(sql);
+      if (!statement) {
+        const name = `s${statements.size}`;
+        messages.push(...(await step(protocol.serialize.parse({ name, text: sql }))));
+        const parameterTypes = parse.parseDescribeStatementResults(await step(protocol.serialize.describe({ type: 'S', name })));
+        statement = { name, parameterTypes };
+        if (statements.size < 1000) statements.set(sql, statement);
+      }
+      const types = statement.parameterTypes;
+      const values = (params ?? []).map((value, index) => {
+        if (value === null || value === undefined) return null;
+        const serializer = db.serializers[types[index]!];
+        return serializer ? serializer(value) : String(value);
+      });
+      messages.push(...(await step(protocol.serialize.bind({ statement: statement.name, values }))));
+      messages.push(...(await step(protocol.serialize.describe({ type: 'P' }))));
+      messages.push(...(await step(protocol.serialize.execute({}))));
+    } finally {
+      messages.push(...(await step(protocol.serialize.sync())));
+    }
+    if (!inTransaction) await db.syncToFs();
+    return parse.parseResults(messages, db.parsers)[0]?.rows ?? [];
+  };
+  return inTransaction ? db._runExclusiveQuery(run) : db._runExclusiveTransaction(() => db._runExclusiveQuery(run));
+}
+
 const transactions = new Map<number, { tx: Transaction; end: (request: { id: number; commit: boolean }) => void }>();
 const listeners = new Map<number, () => Promise<void>>();
 
@@ -51,7 +91,7 @@ function begin(id: number): void {
   ).finally(() => transactions.delete(id));
 }
 
-function runner(tx: number | undefined): Pick<PGlite, 'query' | 'exec'> | Transaction {
+function runner(tx: number | undefined): Pick<PGlite, 'exec'> | Transaction {
   if (tx === undefined) return db;
   const open = transactions.get(tx);
   if (!open) throw new Error('The transaction is closed.');
@@ -61,7 +101,8 @@ function runner(tx: number | undefined): Pick<PGlite, 'query' | 'exec'> | Transa
 async function handle(request: PgliteRequest): Promise<unknown> {
   switch (request.op) {
     case 'query':
-      return (await runner(request.tx).query(request.sql, request.params)).rows;
+      if (request.tx !== undefined && !transactions.has(request.tx)) throw new Error('The transaction is closed.');
+      return preparedQuery(request.sql, request.params, request.tx !== undefined);
     case 'exec':
       await runner(request.tx).exec(request.sql);
       return null;
