@@ -37,12 +37,19 @@ class DatabaseError extends Error {
   }
 }
 
+/**
+ * The thread's short-lived objects (statements in, rows out) need little room: with V8's default young generation the
+ * server was resident at 672 MiB after the read benchmark, against 533 with the database in the main thread; with
+ * 1 MB, 530, at the same CPU per request.
+ */
+const YOUNG_GENERATION_MB = 1;
+
 const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
 
 export async function openPgliteThread(data: PgliteWorkerData): Promise<Storage> {
   // A thread takes its process's Node options, but `--input-type` (of a script given with -e) stops a file's thread.
   const execArgv = process.execArgv.filter((option) => !option.startsWith('--input-type'));
-  const worker = new Worker(WORKER_FILE, { workerData: data, execArgv });
+  const worker = new Worker(WORKER_FILE, { workerData: data, execArgv, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   const notices = new Map<number, (payload: string) => void>();
   let nextId = 1;

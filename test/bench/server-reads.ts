@@ -28,6 +28,7 @@ function cost(pid: number) {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const server = await startServer({ RATE_LIMIT_PER_IP: '100000000', RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_FAILURES_PER_IP: '100000000', LOG_LEVEL: 'warn', ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL, DATABASE_SCHEMA: `bench_${randomBytes(4).toString('hex')}` } : {}) });
+console.log(`RSS after start: ${cost(server.pid).rssMiB.toFixed(0)} MiB`);
 try {
   const key = server.publishableKey;
   const answer = (await (await fetch(`${server.baseUrl}/checkout/keys`, { headers: { 'api-key': key } })).json()) as { data: { keys: { alg: string; kid: string }[] } };
