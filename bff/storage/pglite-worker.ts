@@ -39,6 +39,7 @@ try {
  * statement waits for any open one, as `query` does.
  */
 const statements = new Map<string, { name: string; parameterTypes: number[] }>();
+let named = 0;
 type BackendMessages = Awaited<ReturnType<PGlite['execProtocolStream']>>;
 
 async function preparedQuery(sql: string, params: unknown[] | undefined, inTransaction: boolean): Promise<unknown[]> {
@@ -48,11 +49,12 @@ async function preparedQuery(sql: string, params: unknown[] | undefined, inTrans
     try {
       let statement = statements.get(sql);
       if (!statement) {
-        const name = `s${statements.size}`;
+        // Past a thousand texts a statement runs unnamed, rather than growing the cache without end.
+        const name = statements.size < 1000 ? `s${named++}` : '';
         messages.push(...(await step(protocol.serialize.parse({ name, text: sql }))));
         const parameterTypes = parse.parseDescribeStatementResults(await step(protocol.serialize.describe({ type: 'S', name })));
         statement = { name, parameterTypes };
-        if (statements.size < 1000) statements.set(sql, statement);
+        if (name) statements.set(sql, statement);
       }
       const types = statement.parameterTypes;
       const values = (params ?? []).map((value, index) => {
