@@ -4,10 +4,11 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { CompactEncrypt, importJWK } from 'jose';
 import { orderPayload } from '../support/checkout.ts';
+import { encryptLegacy } from '../support/encrypt.ts';
 import { startServer } from '../e2e/support/server.ts';
 
 /**
- * `node --import tsx test/bench/server-reads.ts`: the server's read endpoints (status with a JWE payload, fee) under
+ * `node --import tsx test/bench/server-reads.ts`: the server's read endpoints (status with a JWE or a legacy RSA payload, fee) under
  * autocannon from this process, with what each request costs the server: CPU of the whole process and of its main
  * thread (the event loop that serves requests) from /proc, and its resident memory. Medians of interleaved
  * repetitions. `DATABASE_URL` runs it on PostgreSQL; the environment is passed to the server as it is.
@@ -42,6 +43,7 @@ try {
   const scenarios = [
     { name: 'status, JWE ECDH-ES', path: '/checkout/order/status', body: JSON.stringify({ data: await encrypt({ reference }) }) },
     { name: 'fee, with the order', path: '/checkout/order/fee', body: JSON.stringify({ data: await encrypt({ reference, amount: 5000, paymentoption: 'C' }) }) },
+    { name: 'status, legacy RSA-4096', path: '/checkout/order/status', body: JSON.stringify({ data: encryptLegacy(server.encryptionKey, { reference }) }), amount: AMOUNT / 5 },
   ];
   const samples = new Map<string, { rps: number; cpu: number; main: number; rss: number }[]>();
   for (let round = 0; round < REPETITIONS; round += 1) {
@@ -51,7 +53,7 @@ try {
       let last = started;
       const result = await new Promise<autocannon.Result>((resolve, reject) => {
         const instance = autocannon(
-          { url: `${server.baseUrl}${scenario.path}`, connections: 16, amount: AMOUNT, method: 'POST', headers: { 'api-key': key, 'content-type': 'application/json' }, body: scenario.body },
+          { url: `${server.baseUrl}${scenario.path}`, connections: 16, amount: scenario.amount ?? AMOUNT, method: 'POST', headers: { 'api-key': key, 'content-type': 'application/json' }, body: scenario.body },
           (error, done) => (error ? reject(error) : resolve(done)),
         );
         instance.on('response', () => (last = performance.now()));
