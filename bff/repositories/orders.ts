@@ -1,6 +1,9 @@
+import type { Refund } from '../domain/refunds.ts';
+import { paymentFromJson, type PaymentJson } from './payments.ts';
+import { refundFromJson, type RefundJson } from './refunds.ts';
 import type { FeeRule } from '../domain/fees.ts';
 import type { Mode } from '../domain/merchant.ts';
-import type { Customer, Order, OrderOrigin } from '../domain/order.ts';
+import type { Customer, Order, OrderOrigin, Payment } from '../domain/order.ts';
 import type { StatusId } from '../domain/lifecycle.ts';
 import type { Queryable } from '../storage/storage.ts';
 
@@ -98,6 +101,28 @@ export async function findOrders(db: Queryable, merchantId: number, mode: Mode, 
     [merchantId, mode, reference],
   );
   return rows.map(toOrder);
+}
+
+/** An order with its payment attempts and refunds, each in the order they were made, as one consistent read. */
+export type OrderWithAttempts = { order: Order; payments: Payment[]; refunds: Refund[] };
+
+/**
+ * `findOrders` with each order's payments and refunds, in one statement: one snapshot (no attempt can land between
+ * reading the order and reading its attempts), and one round trip, where three separate statements cost three
+ * parses and plans. The attempts come aggregated as JSON and are turned into the same domain objects as
+ * `listPayments` and `listRefunds` give.
+ */
+export async function findOrdersWithAttempts(db: Queryable, merchantId: number, mode: Mode, reference: string): Promise<OrderWithAttempts[]> {
+  const rows = await db.query<OrderRow & { payments: PaymentJson[]; refunds: RefundJson[] }>(
+    `SELECT o.*, c.email, c.first_name, c.last_name, c.mobile, c.country, s.reference AS subscription_reference,
+       (SELECT coalesce(json_agg(p ORDER BY p.id), '[]'::json) FROM order_payments p WHERE p.order_id = o.id) AS payments,
+       (SELECT coalesce(json_agg(r ORDER BY r.id), '[]'::json)
+          FROM (SELECT r.*, p.reference AS payment_reference FROM refunds r JOIN order_payments p ON p.id = r.payment_id WHERE r.order_id = o.id) r) AS refunds
+     FROM orders o JOIN customers c ON c.id = o.customer_id LEFT JOIN subscriptions s ON s.id = o.subscription_id
+     WHERE o.merchant_id = $1 AND o.mode = $2 AND o.reference = $3 ORDER BY o.created_by DESC`,
+    [merchantId, mode, reference],
+  );
+  return rows.map((row) => ({ order: toOrder(row), payments: row.payments.map(paymentFromJson), refunds: row.refunds.map(refundFromJson) }));
 }
 
 export async function findOrderById(db: Queryable, id: number): Promise<Order | undefined> {

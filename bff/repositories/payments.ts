@@ -27,6 +27,19 @@ function toPayment(row: PaymentRow): Payment {
   };
 }
 
+/** A payment row as `json_agg` gives it inside another statement: the same columns, its times as ISO 8601 texts. */
+export type PaymentJson = Omit<PaymentRow, 'created_at' | 'updated_at' | 'confirmed_at' | 'transfer_expires_at'> & {
+  created_at: string; updated_at: string; confirmed_at: string | null; transfer_expires_at: string | null;
+};
+
+export function paymentFromJson(json: PaymentJson): Payment {
+  return toPayment({
+    ...json, created_at: new Date(json.created_at), updated_at: new Date(json.updated_at),
+    confirmed_at: json.confirmed_at === null ? null : new Date(json.confirmed_at),
+    transfer_expires_at: json.transfer_expires_at === null ? null : new Date(json.transfer_expires_at),
+  });
+}
+
 export type NewPayment = Pick<Payment,
   'orderId' | 'reference' | 'option' | 'amountMinor' | 'feeMinor' | 'customerFeeMinor' | 'subsidiaryFeeMinor' | 'totalMinor' |
   'feeRate' | 'instrument' | 'cardBrand' | 'cardFirst6' | 'cardLast4' | 'cardExpiry' | 'saveCard' | 'processor'> & { remarks: string; now: Date };

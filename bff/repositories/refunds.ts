@@ -18,6 +18,16 @@ function toRefund(row: RefundRow): Refund {
   };
 }
 
+/** A refund row (with its payment's reference) as `json_agg` gives it inside another statement: its times as ISO 8601 texts. */
+export type RefundJson = Omit<RefundRow, 'created_at' | 'updated_at' | 'completed_at'> & { created_at: string; updated_at: string; completed_at: string | null };
+
+export function refundFromJson(json: RefundJson): Refund {
+  return toRefund({
+    ...json, created_at: new Date(json.created_at), updated_at: new Date(json.updated_at),
+    completed_at: json.completed_at === null ? null : new Date(json.completed_at),
+  });
+}
+
 export type NewRefund = Pick<Refund, 'reference' | 'orderId' | 'paymentId' | 'amountMinor' | 'currency' | 'reason' | 'processor'>;
 
 /** A new refund starts `processing`, before the processor is asked anything. */

@@ -15,7 +15,6 @@ import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
 import * as payments from '../repositories/payments.ts';
-import * as refunds from '../repositories/refunds.ts';
 import type { Storage } from '../storage/storage.ts';
 import { amountInMinorUnits, merchantFeeRules } from './fees.ts';
 import type { Clock } from './clock.ts';
@@ -169,43 +168,24 @@ export class OrderService {
     return this.tokens.signCustomer({ merchantId: caller.merchant.id, mode: caller.mode, shopperId, shopperReference: customerReference }, now);
   }
 
-  /**
-   * The order a caller means by a reference. The merchant's server (secret key) sees its own order, else the one a
-   * browser made. A browser sees the order of its client token, else the one a browser made: an order the
-   * merchant's server made is not a browser's to see or pay without its client token.
-   */
+  /** The order a caller means by a reference (`chooseOrder` says which). */
   async resolve(caller: Caller, reference: string): Promise<Order> {
-    const found = await orders.findOrders(this.storage, caller.merchant.id, caller.mode, reference);
-    const server = found.find((order) => order.createdBy === 'server');
-    const browser = found.find((order) => order.createdBy === 'browser');
-    if (caller.kind === 'secret') {
-      const order = server ?? browser;
-      if (!order) throw notFound(`No order with reference ${reference} exists for this merchant.`);
-      return order;
-    }
-    if (caller.orderGrant !== undefined) {
-      if (caller.orderGrant !== reference) throw forbidden(`The client token is for another order than ${reference}.`);
-      if (!server) throw notFound(`No order with reference ${reference} exists for this merchant.`);
-      return server;
-    }
-    if (browser) return browser;
-    if (server) throw forbidden(`The order ${reference} was created by the merchant's server; the checkout needs the client token its create answer gave.`);
-    throw notFound(`No order with reference ${reference} exists for this merchant.`);
+    return chooseOrder(caller, reference, await orders.findOrders(this.storage, caller.merchant.id, caller.mode, reference));
   }
 
-  /** The order with its attempts, as stored: reading never writes (timed work is the jobs'). */
-  async status(caller: Caller, reference: string): Promise<{ order: Order; payments: Payment[]; refunds: Refund[] }> {
-    const order = await this.resolve(caller, reference);
-    return { order, payments: await payments.listPayments(this.storage, order.id), refunds: await refunds.listRefunds(this.storage, order.id) };
+  /** The order with its attempts, as stored, read in one statement: reading never writes (timed work is the jobs'). */
+  async status(caller: Caller, reference: string): Promise<orders.OrderWithAttempts> {
+    const found = await orders.findOrdersWithAttempts(this.storage, caller.merchant.id, caller.mode, reference);
+    const order = chooseOrder(caller, reference, found.map((each) => each.order));
+    return found.find((each) => each.order === order)!;
   }
 
   async verify(caller: Caller, reference: string): Promise<VerifiedOrder> {
-    const order = await this.resolve(caller, reference);
-    const all = await payments.listPayments(this.storage, order.id);
+    const { order, payments: all, refunds } = await this.status(caller, reference);
     const link = order.paymentLinkId === null ? undefined : await linkRepository.findLinkById(this.storage, order.merchantId, order.paymentLinkId);
     // Verify names the token of a card the order's payment saved: only an order made for a vouched customer saves one.
     const savedCards = order.shopperId === null ? [] : await payments.listSavedCards(this.storage, order.shopperId);
-    return { order, payments: all, merchant: caller.merchant, link: link ?? null, savedCards, refunds: await refunds.listRefunds(this.storage, order.id) };
+    return { order, payments: all, merchant: caller.merchant, link: link ?? null, savedCards, refunds };
   }
 
   async track(caller: Caller, event: TrackEventPlain): Promise<void> {
@@ -224,6 +204,29 @@ export class OrderService {
     const order = await this.resolve(caller, reference);
     return (await orders.listEvents(this.storage, order.id)).map((entry) => ({ ...entry, createdAt: formatTimestamp(entry.createdAt) }));
   }
+}
+
+/**
+ * The order a caller means among those under one reference (at most one per origin). The merchant's server (secret
+ * key) sees its own order, else the one a browser made. A browser sees the order of its client token, else the one a
+ * browser made: an order the merchant's server made is not a browser's to see or pay without its client token.
+ */
+function chooseOrder(caller: Caller, reference: string, found: Order[]): Order {
+  const server = found.find((order) => order.createdBy === 'server');
+  const browser = found.find((order) => order.createdBy === 'browser');
+  if (caller.kind === 'secret') {
+    const order = server ?? browser;
+    if (!order) throw notFound(`No order with reference ${reference} exists for this merchant.`);
+    return order;
+  }
+  if (caller.orderGrant !== undefined) {
+    if (caller.orderGrant !== reference) throw forbidden(`The client token is for another order than ${reference}.`);
+    if (!server) throw notFound(`No order with reference ${reference} exists for this merchant.`);
+    return server;
+  }
+  if (browser) return browser;
+  if (server) throw forbidden(`The order ${reference} was created by the merchant's server; the checkout needs the client token its create answer gave.`);
+  throw notFound(`No order with reference ${reference} exists for this merchant.`);
 }
 
 /**

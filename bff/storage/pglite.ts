@@ -3,7 +3,8 @@ import { execFile } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { INT8_OID, parseInt8, StorageUnavailableError, type Queryable, type Row, type Storage } from './storage.ts';
+import { openPgliteThread } from './pglite-thread.ts';
+import { StorageUnavailableError, type Storage } from './storage.ts';
 
 /**
  * One process at a time may open an embedded database: two PGlite instances on one folder each keep their own
@@ -86,53 +87,29 @@ async function initialiseInChild(dataDir: string): Promise<void> {
  */
 const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
+/**
+ * The embedded database runs in a worker thread of its own (`pglite-thread.ts`): every statement costs PostgreSQL's
+ * parse, plan and execution plus PGlite's protocol parsing, which in this thread would hold up every request.
+ */
 export async function openPglite(dataDir: string | undefined): Promise<Storage> {
   let unlock = () => {};
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     unlock = lockDataDir(dataDir);
   }
-  let db: PGlite;
+  let storage: Storage;
   try {
     if (dataDir) await initialiseInChild(dataDir);
-    db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), parsers: { [INT8_OID]: parseInt8 }, startParams: START_PARAMS });
+    storage = await openPgliteThread({ dataDir, startParams: START_PARAMS });
   } catch (error) {
     unlock();
     throw error;
   }
-
-  const query = async <T extends Row>(runner: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) =>
-    (await runner.query<T>(sql, params ? [...params] : undefined)).rows;
-
   return {
-    driver: 'pglite',
-    query: (sql, params) => query(db, sql, params),
-    exec: async (sql) => void (await db.exec(sql)),
-    transaction: (work) =>
-      db.transaction(async (tx) => {
-        const scoped: Queryable = {
-          query: (sql, params) => query(tx, sql, params),
-          exec: async (sql) => void (await tx.exec(sql)),
-        };
-        return work(scoped);
-      }),
-    // One process owns an embedded database, so its notices never go missing.
-    listen: async (channel, listener) => {
-      const stop = await db.listen(channel, (payload) => listener.notice(payload));
-      listener.listening();
-      return stop;
-    },
-    ping: async () => {
-      try {
-        await db.query('SELECT 1');
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ...storage,
     close: async () => {
       try {
-        await db.close();
+        await storage.close();
       } finally {
         unlock();
       }
