@@ -46,9 +46,29 @@ const YOUNG_GENERATION_MB = 1;
 
 const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.js', import.meta.url);
 
+/**
+ * The process's options a thread takes: those that load modules (`--import tsx` in development and tests), with
+ * their values. V8's heap flags (`npm start`'s `--max-semi-space-size`) are the process's and a Worker refuses them,
+ * `--input-type` (of a script given with -e) would stop a file's thread, and the rest do not concern a thread.
+ */
+export function threadExecArgv(execArgv: readonly string[]): string[] {
+  const withValue = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader', '--conditions', '-C']);
+  const kept: string[] = [];
+  for (let index = 0; index < execArgv.length; index += 1) {
+    const option = execArgv[index]!;
+    const name = option.split('=')[0]!;
+    if (withValue.has(name)) {
+      kept.push(option);
+      if (!option.includes('=') && index + 1 < execArgv.length) kept.push(execArgv[(index += 1)]!);
+    } else if (name === '--enable-source-maps' || name === '--no-warnings' || (name.startsWith('--experimental-') && name !== '--experimental-default-type')) {
+      kept.push(option);
+    }
+  }
+  return kept;
+}
+
 export async function openPgliteThread(data: PgliteWorkerData): Promise<Storage> {
-  // A thread takes its process's Node options, but `--input-type` (of a script given with -e) stops a file's thread.
-  const execArgv = process.execArgv.filter((option) => !option.startsWith('--input-type'));
+  const execArgv = threadExecArgv(process.execArgv);
   const worker = new Worker(WORKER_FILE, { workerData: data, execArgv, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   const notices = new Map<number, (payload: string) => void>();

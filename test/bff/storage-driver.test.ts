@@ -6,6 +6,7 @@ import { openStorage, storageOptions } from '../../bff/storage/open.ts';
 import type { Storage } from '../../bff/storage/storage.ts';
 import { cleanPlace, drivers, newPlace, testConfig, type Place } from '../support/app.ts';
 import { ROOT } from '../e2e/support/server.ts';
+import { startCommand } from '../support/start-command.ts';
 
 /** What every caller of the storage interface relies on, whichever driver (and thread) runs the database. */
 describe.each(drivers)('the storage interface on %s', (driver) => {
@@ -103,7 +104,7 @@ describe.each(drivers)('the storage interface on %s', (driver) => {
 });
 
 describe('the embedded database', () => {
-  it('lets a process that opened it end once its work is done, holding the lock only while it runs', async () => {
+  it('opens in a process started with npm start’s node flags, lets it end once its work is done, and holds the lock only while it runs', async () => {
     const place = newPlace('pglite');
     try {
       const script = path.join(place.dataDir, 'open-and-query.mts');
@@ -113,7 +114,11 @@ describe('the embedded database', () => {
         const storage = await openStorage({ driver: 'pglite', dataDir: process.argv.at(-1) });
         console.log(JSON.stringify(await storage.query('SELECT 41 + 1 AS answer')));`,
       );
-      const run = spawnSync(process.execPath, ['--import', 'tsx', script, `${place.dataDir}/db`], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      // With the V8 heap flags `npm start` gives node (package.json), which a thread must not be handed.
+      const { nodeArgs } = startCommand(ROOT);
+      const heapFlags = nodeArgs.filter((arg) => /^--(max|min)-\w+-space-size=/.test(arg));
+      expect(heapFlags.length).toBeGreaterThan(0);
+      const run = spawnSync(process.execPath, [...heapFlags, '--import', 'tsx', script, `${place.dataDir}/db`], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
       expect(run.status, run.stderr).toBe(0);
       expect(run.stdout.trim()).toBe('[{"answer":42}]');
       const again = await openStorage({ driver: 'pglite', dataDir: `${place.dataDir}/db` });
