@@ -119,33 +119,57 @@ export async function listOpenPayments(db: Queryable, orderId: number): Promise<
 /**
  * Applies a planned transition as one UPDATE guarded by the state the payment was read in: undefined when the row
  * is no longer in that state (another request or job got there first), and nothing changed. In the same statement,
- * only when the payment moved: the order's timeline entry, and the order's planned transition guarded by the status
- * the caller read (`orderMoved` false when the order was not in it, for the caller to move it under its lock).
+ * only when the payment moved: the order's timeline entry; the order's planned transition guarded by the status
+ * the caller read (`orderMoved` false when the order was not in it, for the caller to move it under its lock); the
+ * attempt's `payment.requery` job deleted when the move ends the attempt (`requeryKey`), since nothing is left to
+ * ask; and with `withOrderPayments`, every attempt of the order as it now is (the moved one as written) and whether
+ * the order has refunds, for the merchant's event.
  */
 export async function applyPaymentPlan(
   db: Queryable,
   id: number,
   plan: { from: PaymentState; to: PaymentState; changes: PaymentChanges },
   now: Date,
-  consequences: { orderId: number; timeline: { name: string; detail: unknown }; order: { from: StatusId; to: StatusId } | undefined },
-): Promise<{ payment: Payment; orderMoved: boolean } | undefined> {
-  const { orderId, timeline, order } = consequences;
+  consequences: {
+    orderId: number;
+    timeline: { name: string; detail: unknown };
+    order: { from: StatusId; to: StatusId } | undefined;
+    requeryKey: string | null;
+    withOrderPayments: boolean;
+  },
+): Promise<{ payment: Payment; orderMoved: boolean; orderPayments: Payment[] | undefined; hasRefunds: boolean } | undefined> {
+  const { orderId, timeline, order, requeryKey, withOrderPayments } = consequences;
   const sets = ['status_id = $2', 'stage = $3', 'updated_at = $4'];
   const params: unknown[] = [id, plan.to.status, plan.to.stage, now, plan.from.status, plan.from.stage, orderId, timeline.name,
-    JSON.stringify(timeline.detail), order !== undefined, order?.from ?? null, order?.to ?? null];
+    JSON.stringify(timeline.detail), order !== undefined, order?.from ?? null, order?.to ?? null, requeryKey, withOrderPayments];
   for (const [key, value] of Object.entries(plan.changes) as [keyof PaymentChanges, unknown][]) {
     if (value === undefined) continue;
     params.push(value);
     sets.push(`${COLUMNS[key]} = $${params.length}`);
   }
-  const [row] = await db.query<PaymentRow & { order_moved: boolean }>(
+  // The other attempts are read with the statement's snapshot, which does not see its own update: the moved row
+  // comes from the update's RETURNING, the others from the table.
+  const rows = await db.query<PaymentRow & { moved: boolean; order_moved: boolean; has_refunds: boolean }>(
     `WITH p AS (UPDATE order_payments SET ${sets.join(', ')} WHERE id = $1 AND status_id = $5 AND stage = $6 RETURNING *),
      o AS (UPDATE orders SET status_id = $12, updated_at = $4 WHERE id = $7 AND $10 AND status_id = $11 AND EXISTS (SELECT 1 FROM p) RETURNING id),
-     e AS (INSERT INTO order_events (order_id, name, source, detail, created_at) SELECT $7, $8, 'system', $9, $4 FROM p)
-     SELECT p.*, EXISTS (SELECT 1 FROM o) AS order_moved FROM p`,
+     e AS (INSERT INTO order_events (order_id, name, source, detail, created_at) SELECT $7, $8, 'system', $9, $4 FROM p),
+     j AS (DELETE FROM jobs WHERE key = $13 AND EXISTS (SELECT 1 FROM p))
+     SELECT p.*, true AS moved, EXISTS (SELECT 1 FROM o) AS order_moved,
+            $14 AND EXISTS (SELECT 1 FROM refunds WHERE order_id = $7) AS has_refunds
+       FROM p
+     UNION ALL
+     SELECT q.*, false, false, false FROM order_payments q WHERE $14 AND q.order_id = $7 AND q.id <> $1 AND EXISTS (SELECT 1 FROM p)
+     ORDER BY id`,
     params,
   );
-  return row && { payment: toPayment(row), orderMoved: row.order_moved };
+  const moved = rows.find((row) => row.moved);
+  if (!moved) return undefined;
+  return {
+    payment: toPayment(moved),
+    orderMoved: moved.order_moved,
+    orderPayments: withOrderPayments ? rows.map(toPayment) : undefined,
+    hasRefunds: moved.has_refunds,
+  };
 }
 
 const COLUMNS: Record<keyof PaymentChanges, string> = {

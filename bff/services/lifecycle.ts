@@ -11,6 +11,7 @@ import {
 } from '../domain/lifecycle.ts';
 import type { Order, Payment } from '../domain/order.ts';
 import type { ChargeResult } from '../processor/port.ts';
+import { jobKey } from '../jobs/kinds.ts';
 import { enqueue, jobRow } from '../jobs/queue.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
@@ -91,10 +92,15 @@ export class PaymentLifecycle {
     // The order's transition is planned from the status the caller read, and made with the attempt's move and its
     // timeline entry in one statement, guarded by that status; an order that moved on meanwhile is moved under its lock.
     const expected = orderEvent === undefined ? undefined : planOrder(order.statusId, orderEvent);
+    const domainEvent = consequence.domain?.(event);
     const applied = await payments.applyPaymentPlan(tx, payment.id, plan, now, {
       orderId: order.id,
       timeline: { name: consequence.timeline, detail },
       order: expected?.ok ? expected : undefined,
+      // An attempt that ended leaves nothing for its re-query job to ask: the job goes with the move.
+      requeryKey: plan.to.status === 2 ? null : jobKey({ kind: 'payment.requery', payload: { paymentId: payment.id } }),
+      // The merchant's event shows the order's attempts as this move leaves them: read in the same statement.
+      withOrderPayments: domainEvent !== undefined,
     });
     if (!applied) return { ok: false, conflict: { entity: 'payment', event: event.type, from: undefined } };
     const moved = applied.payment;
@@ -118,7 +124,9 @@ export class PaymentLifecycle {
     if (event.type === 'approved' || event.type === 'declined') {
       for (const listener of this.listeners) current = (await listener(tx, current, moved, event)) ?? current;
     }
-    if (consequence.domain) await this.outbox.recordOrderEvent(tx, consequence.domain(event), current);
+    if (domainEvent) {
+      await this.outbox.recordOrderEvent(tx, domainEvent, current, { payments: applied.orderPayments, refunds: applied.hasRefunds ? undefined : [] });
+    }
     // The order changed (its transition, a subscription started) exactly when a new one was made of it.
     return { ok: true, payment: moved, order: current, orderWritten: current !== order };
   }
