@@ -90,6 +90,46 @@ export async function insertAttempt(
   return row && { payment: toPayment(row), orderMoved: row.order_moved };
 }
 
+/**
+ * Starts an attempt on an order with none open, in one statement that needs no transaction: the order's guarded
+ * update (from the status the caller read, and only while no attempt of it is open) takes its row lock, and only
+ * when it moved are the attempt (Pending, `processing`), its timeline entry and its job written, the job keyed
+ * `<kind>:<attempt id>` as `jobKey` keys it. Undefined, with nothing written, when the order is no longer in that
+ * status or has an attempt open: the update re-reads a row a concurrent attempt changed, so two never both start.
+ */
+export async function insertAttemptOnIdleOrder(
+  db: Queryable,
+  payment: NewPayment,
+  consequences: {
+    order: { from: StatusId; to: StatusId };
+    timeline: { name: string; detail: unknown };
+    job: { kind: string; context: Record<string, string>; runAt: Date };
+  },
+): Promise<Payment | undefined> {
+  const { order, timeline, job } = consequences;
+  const [row] = await db.query<PaymentRow>(
+    `WITH o AS (
+       UPDATE orders SET status_id = $20, updated_at = $17
+        WHERE id = $1 AND status_id = $19 AND NOT EXISTS (SELECT 1 FROM order_payments WHERE order_id = $1 AND status_id = 2)
+       RETURNING id),
+     p AS (
+       INSERT INTO order_payments (order_id, reference, payment_option, status_id, stage, response_code, response_message, remarks,
+         amount_minor, fee_minor, customer_fee_minor, subsidiary_fee_minor, total_minor, fee_rate, instrument, card_brand,
+         card_first6, card_last4, card_expiry, save_card, processor, created_at, updated_at)
+       SELECT o.id, $2, $3, 2, 'processing', '02', 'Processing', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18, $17, $17 FROM o
+       RETURNING *),
+     e AS (INSERT INTO order_events (order_id, name, source, detail, created_at) SELECT $1, $21, 'system', $22, $17 FROM p),
+     j AS (INSERT INTO jobs (kind, key, payload, run_at, created_at)
+           SELECT $23, $23 || ':' || p.id, jsonb_build_object('paymentId', p.id) || $24::jsonb, $25, $17 FROM p ON CONFLICT (key) DO NOTHING)
+     SELECT * FROM p`,
+    [payment.orderId, payment.reference, payment.option, payment.remarks, payment.amountMinor, payment.feeMinor, payment.customerFeeMinor,
+      payment.subsidiaryFeeMinor, payment.totalMinor, payment.feeRate, payment.instrument, payment.cardBrand, payment.cardFirst6,
+      payment.cardLast4, payment.cardExpiry, payment.saveCard, payment.now, payment.processor, order.from, order.to,
+      timeline.name, JSON.stringify(timeline.detail), job.kind, JSON.stringify(job.context), job.runAt],
+  );
+  return row && toPayment(row);
+}
+
 export async function findPaymentById(db: Queryable, id: number): Promise<Payment | undefined> {
   const [row] = await db.query<PaymentRow>('SELECT * FROM order_payments WHERE id = $1', [id]);
   return row && toPayment(row);

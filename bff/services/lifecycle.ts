@@ -12,7 +12,7 @@ import {
 import type { Order, Payment } from '../domain/order.ts';
 import type { ChargeResult } from '../processor/port.ts';
 import { jobKey } from '../jobs/kinds.ts';
-import { enqueue, jobRow } from '../jobs/queue.ts';
+import { enqueue, jobContext, jobRow } from '../jobs/queue.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
 import * as payments from '../repositories/payments.ts';
@@ -149,6 +149,24 @@ export class PaymentLifecycle {
     if (!started) return undefined;
     if (!started.orderMoved) throw new TransitionConflictError({ entity: 'order', event: 'attempt-started', from: undefined });
     return { order: { ...order, statusId: plan.to, updatedAt: now }, payment: started.payment };
+  }
+
+  /**
+   * Starts an attempt on an order read with no attempt open (Initiated or Failed), with the same consequences as
+   * `startAttempt`, in one statement and no transaction. Undefined, with nothing written, when the order moved on
+   * since it was read or has an attempt open: the caller then starts it under the order's lock.
+   */
+  async startOnIdleOrder(order: Order, attempt: payments.NewPayment): Promise<{ order: Order; payment: Payment } | undefined> {
+    if (order.statusId === 2) return undefined;
+    const plan = planOrder(order.statusId, 'attempt-started');
+    if (!plan.ok) return undefined;
+    const now = attempt.now;
+    const payment = await payments.insertAttemptOnIdleOrder(this.storage, attempt, {
+      order: plan,
+      timeline: { name: 'payment-started', detail: { paymentReference: attempt.reference, option: attempt.option } },
+      job: { kind: 'payment.requery', context: jobContext(), runAt: new Date(now.getTime() + PROCESSING_TIMEOUT_MS) },
+    });
+    return payment && { order: { ...order, statusId: plan.to, updatedAt: now }, payment };
   }
 
   /**
