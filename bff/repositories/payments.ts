@@ -162,7 +162,7 @@ export async function listOpenPayments(db: Queryable, orderId: number): Promise<
  * only when the payment moved: the order's timeline entry; the order's planned transition guarded by the status
  * the caller read (`orderMoved` false when the order was not in it, for the caller to move it under its lock); the
  * attempt's `payment.requery` job deleted when the move ends the attempt (`requeryKey`), since nothing is left to
- * ask; and with `withOrderPayments`, every attempt of the order as it now is (the moved one as written) and whether
+ * ask; the job that ends the new state in time (`job`, once per key); and with `withOrderPayments`, every attempt of the order as it now is (the moved one as written) and whether
  * the order has refunds, for the merchant's event.
  */
 export async function applyPaymentPlan(
@@ -175,13 +175,15 @@ export async function applyPaymentPlan(
     timeline: { name: string; detail: unknown };
     order: { from: StatusId; to: StatusId } | undefined;
     requeryKey: string | null;
+    job: NewJob | undefined;
     withOrderPayments: boolean;
   },
 ): Promise<{ payment: Payment; orderMoved: boolean; orderPayments: Payment[] | undefined; hasRefunds: boolean } | undefined> {
-  const { orderId, timeline, order, requeryKey, withOrderPayments } = consequences;
+  const { orderId, timeline, order, requeryKey, job, withOrderPayments } = consequences;
   const sets = ['status_id = $2', 'stage = $3', 'updated_at = $4'];
   const params: unknown[] = [id, plan.to.status, plan.to.stage, now, plan.from.status, plan.from.stage, orderId, timeline.name,
-    JSON.stringify(timeline.detail), order !== undefined, order?.from ?? null, order?.to ?? null, requeryKey, withOrderPayments];
+    JSON.stringify(timeline.detail), order !== undefined, order?.from ?? null, order?.to ?? null, requeryKey, withOrderPayments,
+    job?.kind ?? null, job?.key ?? null, job ? JSON.stringify(job.payload) : null, job?.runAt ?? null];
   for (const [key, value] of Object.entries(plan.changes) as [keyof PaymentChanges, unknown][]) {
     if (value === undefined) continue;
     params.push(value);
@@ -193,7 +195,9 @@ export async function applyPaymentPlan(
     `WITH p AS (UPDATE order_payments SET ${sets.join(', ')} WHERE id = $1 AND status_id = $5 AND stage = $6 RETURNING *),
      o AS (UPDATE orders SET status_id = $12, updated_at = $4 WHERE id = $7 AND $10 AND status_id = $11 AND EXISTS (SELECT 1 FROM p) RETURNING id),
      e AS (INSERT INTO order_events (order_id, name, source, detail, created_at) SELECT $7, $8, 'system', $9, $4 FROM p),
-     j AS (DELETE FROM jobs WHERE key = $13 AND EXISTS (SELECT 1 FROM p))
+     j AS (DELETE FROM jobs WHERE key = $13 AND EXISTS (SELECT 1 FROM p)),
+     k AS (INSERT INTO jobs (kind, key, payload, run_at, created_at) SELECT $15, $16, $17, $18, $4 FROM p WHERE $15::text IS NOT NULL
+           ON CONFLICT (key) DO NOTHING)
      SELECT p.*, true AS moved, EXISTS (SELECT 1 FROM o) AS order_moved,
             $14 AND EXISTS (SELECT 1 FROM refunds WHERE order_id = $7) AS has_refunds
        FROM p

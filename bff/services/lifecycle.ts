@@ -16,6 +16,7 @@ import { enqueue, jobContext, jobRow } from '../jobs/queue.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
 import * as payments from '../repositories/payments.ts';
+import type { NewJob } from '../repositories/jobs.ts';
 import type { Queryable, Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 import type { Outbox } from './outbox.ts';
@@ -99,6 +100,7 @@ export class PaymentLifecycle {
       order: expected?.ok ? expected : undefined,
       // An attempt that ended leaves nothing for its re-query job to ask: the job goes with the move.
       requeryKey: plan.to.status === 2 ? null : jobKey({ kind: 'payment.requery', payload: { paymentId: payment.id } }),
+      job: this.jobOfState(payment, event, now),
       // The merchant's event shows the order's attempts as this move leaves them: read in the same statement.
       withOrderPayments: domainEvent !== undefined,
     });
@@ -109,11 +111,7 @@ export class PaymentLifecycle {
     if (expected?.ok && applied.orderMoved) current = { ...order, statusId: expected.to, updatedAt: now };
     else if (orderEvent) current = await this.moveOrderLocked(tx, order, orderEvent, now);
 
-    if (event.type === 'authentication-required') {
-      await enqueue(tx, { kind: 'payment.expire-authentication', payload: { paymentId: payment.id } }, authenticationDeadline(payment), now);
-    } else if (event.type === 'transfer-opened') {
-      await enqueue(tx, { kind: 'payment.expire-transfer', payload: { paymentId: payment.id } }, event.expiresAt, now);
-    } else if (event.type === 'approved') {
+    if (event.type === 'approved') {
       if (moved.saveCard && order.shopperId !== null && moved.cardFirst6 && moved.cardLast4 && moved.cardExpiry && event.cardToken) {
         const card = { token: event.cardToken, brand: moved.cardBrand ?? 'unknown', first6: moved.cardFirst6, last4: moved.cardLast4, expiry: moved.cardExpiry };
         await payments.saveCard(tx, order.shopperId, card, now);
@@ -129,6 +127,22 @@ export class PaymentLifecycle {
     }
     // The order changed (its transition, a subscription started) exactly when a new one was made of it.
     return { ok: true, payment: moved, order: current, orderWritten: current !== order };
+  }
+
+  /**
+   * The job that ends the state an event moves an attempt into, in time: an abandoned 3-D Secure page, an unused
+   * transfer account, and an authenticated attempt back in `processing` (its first re-query job may have run while
+   * the customer was authenticating: a process dying before the processor's verdict is recorded must leave one).
+   */
+  private jobOfState(payment: Payment, event: PaymentEvent, now: Date): NewJob | undefined {
+    if (event.type === 'authentication-required') {
+      return jobRow({ kind: 'payment.expire-authentication', payload: { paymentId: payment.id } }, authenticationDeadline(payment), now);
+    }
+    if (event.type === 'transfer-opened') return jobRow({ kind: 'payment.expire-transfer', payload: { paymentId: payment.id } }, event.expiresAt, now);
+    if (event.type === 'authentication-answered') {
+      return jobRow({ kind: 'payment.requery', payload: { paymentId: payment.id } }, new Date(now.getTime() + PROCESSING_TIMEOUT_MS), now);
+    }
+    return undefined;
   }
 
   /**
