@@ -16,7 +16,11 @@ export async function enqueue(db: Queryable, job: Job, runAt: Date, now: Date): 
 
 /** The row `enqueue` adds, for a statement that writes it together with the change that needs it. */
 export function jobRow(job: Job, runAt: Date, now: Date): jobs.NewJob {
+  return { kind: job.kind, key: jobKey(job), payload: { ...job.payload, ...jobContext() }, runAt, now };
+}
+
+/** What a job's stored payload carries besides its own members: the id of the request enqueuing it, if any. */
+export function jobContext(): Record<string, string> {
   const reqId = currentReqId();
-  const payload = reqId ? { ...job.payload, [REQUEST_ID_MEMBER]: reqId } : job.payload;
-  return { kind: job.kind, key: jobKey(job), payload, runAt, now };
+  return reqId ? { [REQUEST_ID_MEMBER]: reqId } : {};
 }

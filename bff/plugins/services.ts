@@ -65,8 +65,8 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     app.addHook('onClose', async () => stopListening().catch(() => undefined));
     app.decorate('merchantCache', merchantCache);
     const webhooks = new WebhookService(app.storage, clock, masterKey, { timeoutMs: config.webhookTimeoutMs }, app.log);
-    // Every event becomes its webhook deliveries in the transaction that records it.
-    outbox.listen(webhooks.onEvent);
+    // Every event becomes its webhook deliveries in the statement that records it.
+    outbox.writeWith(webhooks.writeEvent);
     app.decorate('clock', clock);
     app.decorate('merchants', new MerchantService(app.storage, masterKey, merchantCache));
     app.decorate('links', links);

@@ -103,6 +103,46 @@ export async function insertAttempt(
   return row && { payment: toPayment(row), orderMoved: row.order_moved };
 }
 
+/**
+ * Starts an attempt on an order with none open, in one statement that needs no transaction: the order's guarded
+ * update (from the status the caller read, and only while no attempt of it is open) takes its row lock, and only
+ * when it moved are the attempt (Pending, `processing`), its timeline entry and its job written, the job keyed
+ * `<kind>:<attempt id>` as `jobKey` keys it. Undefined, with nothing written, when the order is no longer in that
+ * status or has an attempt open: the update re-reads a row a concurrent attempt changed, so two never both start.
+ */
+export async function insertAttemptOnIdleOrder(
+  db: Queryable,
+  payment: NewPayment,
+  consequences: {
+    order: { from: StatusId; to: StatusId };
+    timeline: { name: string; detail: unknown };
+    job: { kind: string; context: Record<string, string>; runAt: Date };
+  },
+): Promise<Payment | undefined> {
+  const { order, timeline, job } = consequences;
+  const [row] = await db.query<PaymentRow>(
+    `WITH o AS (
+       UPDATE orders SET status_id = $20, updated_at = $17
+        WHERE id = $1 AND status_id = $19 AND NOT EXISTS (SELECT 1 FROM order_payments WHERE order_id = $1 AND status_id = 2)
+       RETURNING id),
+     p AS (
+       INSERT INTO order_payments (order_id, reference, payment_option, status_id, stage, response_code, response_message, remarks,
+         amount_minor, fee_minor, customer_fee_minor, subsidiary_fee_minor, total_minor, fee_rate, instrument, card_brand,
+         card_first6, card_last4, card_expiry, save_card, processor, created_at, updated_at)
+       SELECT o.id, $2, $3, 2, 'processing', '02', 'Processing', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18, $17, $17 FROM o
+       RETURNING *),
+     e AS (INSERT INTO order_events (order_id, name, source, detail, created_at) SELECT $1, $21, 'system', $22, $17 FROM p),
+     j AS (INSERT INTO jobs (kind, key, payload, run_at, created_at)
+           SELECT $23, $23 || ':' || p.id, jsonb_build_object('paymentId', p.id) || $24::jsonb, $25, $17 FROM p ON CONFLICT (key) DO NOTHING)
+     SELECT * FROM p`,
+    [payment.orderId, payment.reference, payment.option, payment.remarks, payment.amountMinor, payment.feeMinor, payment.customerFeeMinor,
+      payment.subsidiaryFeeMinor, payment.totalMinor, payment.feeRate, payment.instrument, payment.cardBrand, payment.cardFirst6,
+      payment.cardLast4, payment.cardExpiry, payment.saveCard, payment.now, payment.processor, order.from, order.to,
+      timeline.name, JSON.stringify(timeline.detail), job.kind, JSON.stringify(job.context), job.runAt],
+  );
+  return row && toPayment(row);
+}
+
 export async function findPaymentById(db: Queryable, id: number): Promise<Payment | undefined> {
   const [row] = await db.query<PaymentRow>('SELECT * FROM order_payments WHERE id = $1', [id]);
   return row && toPayment(row);
@@ -132,33 +172,61 @@ export async function listOpenPayments(db: Queryable, orderId: number): Promise<
 /**
  * Applies a planned transition as one UPDATE guarded by the state the payment was read in: undefined when the row
  * is no longer in that state (another request or job got there first), and nothing changed. In the same statement,
- * only when the payment moved: the order's timeline entry, and the order's planned transition guarded by the status
- * the caller read (`orderMoved` false when the order was not in it, for the caller to move it under its lock).
+ * only when the payment moved: the order's timeline entry; the order's planned transition guarded by the status
+ * the caller read (`orderMoved` false when the order was not in it, for the caller to move it under its lock); the
+ * attempt's `payment.requery` job deleted when the move ends the attempt (`requeryKey`), since nothing is left to
+ * ask; the job that ends the new state in time (`job`, once per key); and with `withOrderPayments`, every attempt of the order as it now is (the moved one as written) and whether
+ * the order has refunds, for the merchant's event.
  */
 export async function applyPaymentPlan(
   db: Queryable,
   id: number,
   plan: { from: PaymentState; to: PaymentState; changes: PaymentChanges },
   now: Date,
-  consequences: { orderId: number; timeline: { name: string; detail: unknown }; order: { from: StatusId; to: StatusId } | undefined },
-): Promise<{ payment: Payment; orderMoved: boolean } | undefined> {
-  const { orderId, timeline, order } = consequences;
+  consequences: {
+    orderId: number;
+    timeline: { name: string; detail: unknown };
+    order: { from: StatusId; to: StatusId } | undefined;
+    requeryKey: string | null;
+    job: NewJob | undefined;
+    withOrderPayments: boolean;
+  },
+): Promise<{ payment: Payment; orderMoved: boolean; orderPayments: Payment[] | undefined; hasRefunds: boolean } | undefined> {
+  const { orderId, timeline, order, requeryKey, job, withOrderPayments } = consequences;
   const sets = ['status_id = $2', 'stage = $3', 'updated_at = $4'];
   const params: unknown[] = [id, plan.to.status, plan.to.stage, now, plan.from.status, plan.from.stage, orderId, timeline.name,
-    JSON.stringify(timeline.detail), order !== undefined, order?.from ?? null, order?.to ?? null];
+    JSON.stringify(timeline.detail), order !== undefined, order?.from ?? null, order?.to ?? null, requeryKey, withOrderPayments,
+    job?.kind ?? null, job?.key ?? null, job ? JSON.stringify(job.payload) : null, job?.runAt ?? null];
   for (const [key, value] of Object.entries(plan.changes) as [keyof PaymentChanges, unknown][]) {
     if (value === undefined) continue;
     params.push(value);
     sets.push(`${COLUMNS[key]} = $${params.length}`);
   }
-  const [row] = await db.query<PaymentRow & { order_moved: boolean }>(
+  // The other attempts are read with the statement's snapshot, which does not see its own update: the moved row
+  // comes from the update's RETURNING, the others from the table.
+  const rows = await db.query<PaymentRow & { moved: boolean; order_moved: boolean; has_refunds: boolean }>(
     `WITH p AS (UPDATE order_payments SET ${sets.join(', ')} WHERE id = $1 AND status_id = $5 AND stage = $6 RETURNING *),
      o AS (UPDATE orders SET status_id = $12, updated_at = $4 WHERE id = $7 AND $10 AND status_id = $11 AND EXISTS (SELECT 1 FROM p) RETURNING id),
-     e AS (INSERT INTO order_events (order_id, name, source, detail, created_at) SELECT $7, $8, 'system', $9, $4 FROM p)
-     SELECT p.*, EXISTS (SELECT 1 FROM o) AS order_moved FROM p`,
+     e AS (INSERT INTO order_events (order_id, name, source, detail, created_at) SELECT $7, $8, 'system', $9, $4 FROM p),
+     j AS (DELETE FROM jobs WHERE key = $13 AND EXISTS (SELECT 1 FROM p)),
+     k AS (INSERT INTO jobs (kind, key, payload, run_at, created_at) SELECT $15, $16, $17, $18, $4 FROM p WHERE $15::text IS NOT NULL
+           ON CONFLICT (key) DO NOTHING)
+     SELECT p.*, true AS moved, EXISTS (SELECT 1 FROM o) AS order_moved,
+            $14 AND EXISTS (SELECT 1 FROM refunds WHERE order_id = $7) AS has_refunds
+       FROM p
+     UNION ALL
+     SELECT q.*, false, false, false FROM order_payments q WHERE $14 AND q.order_id = $7 AND q.id <> $1 AND EXISTS (SELECT 1 FROM p)
+     ORDER BY id`,
     params,
   );
-  return row && { payment: toPayment(row), orderMoved: row.order_moved };
+  const moved = rows.find((row) => row.moved);
+  if (!moved) return undefined;
+  return {
+    payment: toPayment(moved),
+    orderMoved: moved.order_moved,
+    orderPayments: withOrderPayments ? rows.map(toPayment) : undefined,
+    hasRefunds: moved.has_refunds,
+  };
 }
 
 const COLUMNS: Record<keyof PaymentChanges, string> = {

@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../domain/events.ts';
 import type { Mode } from '../domain/merchant.ts';
 import type { DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks.ts';
 import type { Queryable } from '../storage/storage.ts';
@@ -53,14 +54,6 @@ export async function findEndpoint(db: Queryable, merchantId: number, mode: Mode
   return row && toEndpoint(row);
 }
 
-export async function enabledEndpointIds(db: Queryable, merchantId: number, mode: Mode): Promise<string[]> {
-  const rows = await db.query<{ id: string }>(
-    'SELECT id FROM webhook_endpoints WHERE merchant_id = $1 AND mode = $2 AND disabled_at IS NULL ORDER BY created_at, id',
-    [merchantId, mode],
-  );
-  return rows.map((row) => row.id);
-}
-
 /** A new secret for an enabled endpoint; undefined when it is disabled. */
 export async function replaceSecret(db: Queryable, id: string, secretSealed: Buffer, now: Date): Promise<WebhookEndpoint | undefined> {
   const [row] = await db.query<EndpointRow>(
@@ -88,6 +81,31 @@ export async function insertDelivery(
     `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, status, next_attempt_at, deliver_until, resend_of, created_at)
      VALUES ($1, $2, $3, 'pending', $6, $4, $5, $6)`,
     [delivery.id, delivery.endpointId, delivery.eventId, delivery.deliverUntil, delivery.resendOf, delivery.createdAt],
+  );
+}
+
+/**
+ * Records an outbox event with its fan-out in one statement: the event, one pending delivery per endpoint of its
+ * merchant and mode enabled at that moment (in endpoint order, each taking the next of `deliveryIds`, which holds
+ * at least as many ids as a merchant may have enabled endpoints) and each delivery's `webhook.deliver` job, due now.
+ * `jobContext` is added to every job's payload.
+ */
+export async function insertEventWithDeliveries(
+  db: Queryable,
+  event: DomainEvent,
+  fanOut: { deliveryIds: readonly string[]; deliverUntil: Date; jobContext: Record<string, string> },
+): Promise<void> {
+  await db.query(
+    `WITH v AS (INSERT INTO domain_events (id, merchant_id, mode, type, order_id, data, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id),
+     ep AS (SELECT id, (row_number() OVER (ORDER BY created_at, id))::int AS n
+              FROM webhook_endpoints WHERE merchant_id = $2 AND mode = $3 AND disabled_at IS NULL AND EXISTS (SELECT 1 FROM v)),
+     d AS (INSERT INTO webhook_deliveries (id, endpoint_id, event_id, status, next_attempt_at, deliver_until, resend_of, created_at)
+           SELECT ($8::text[])[ep.n], ep.id, $1, 'pending', $7, $9, NULL, $7 FROM ep RETURNING id)
+     INSERT INTO jobs (kind, key, payload, run_at, created_at)
+     SELECT 'webhook.deliver', 'webhook.deliver:' || d.id, jsonb_build_object('deliveryId', d.id) || $10::jsonb, $7, $7 FROM d
+         ON CONFLICT (key) DO NOTHING`,
+    [event.id, event.merchantId, event.mode, event.type, event.orderId, JSON.stringify(event.data), event.createdAt,
+      fanOut.deliveryIds, fanOut.deliverUntil, JSON.stringify(fanOut.jobContext)],
   );
 }
 

@@ -11,10 +11,12 @@ import {
 } from '../domain/lifecycle.ts';
 import type { Order, Payment } from '../domain/order.ts';
 import type { ChargeResult } from '../processor/port.ts';
-import { enqueue, jobRow } from '../jobs/queue.ts';
+import { jobKey } from '../jobs/kinds.ts';
+import { enqueue, jobContext, jobRow } from '../jobs/queue.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
 import * as payments from '../repositories/payments.ts';
+import type { NewJob } from '../repositories/jobs.ts';
 import type { Queryable, Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 import type { Outbox } from './outbox.ts';
@@ -91,10 +93,16 @@ export class PaymentLifecycle {
     // The order's transition is planned from the status the caller read, and made with the attempt's move and its
     // timeline entry in one statement, guarded by that status; an order that moved on meanwhile is moved under its lock.
     const expected = orderEvent === undefined ? undefined : planOrder(order.statusId, orderEvent);
+    const domainEvent = consequence.domain?.(event);
     const applied = await payments.applyPaymentPlan(tx, payment.id, plan, now, {
       orderId: order.id,
       timeline: { name: consequence.timeline, detail },
       order: expected?.ok ? expected : undefined,
+      // An attempt that ended leaves nothing for its re-query job to ask: the job goes with the move.
+      requeryKey: plan.to.status === 2 ? null : jobKey({ kind: 'payment.requery', payload: { paymentId: payment.id } }),
+      job: this.jobOfState(payment, event, now),
+      // The merchant's event shows the order's attempts as this move leaves them: read in the same statement.
+      withOrderPayments: domainEvent !== undefined,
     });
     if (!applied) return { ok: false, conflict: { entity: 'payment', event: event.type, from: undefined } };
     const moved = applied.payment;
@@ -103,11 +111,7 @@ export class PaymentLifecycle {
     if (expected?.ok && applied.orderMoved) current = { ...order, statusId: expected.to, updatedAt: now };
     else if (orderEvent) current = await this.moveOrderLocked(tx, order, orderEvent, now);
 
-    if (event.type === 'authentication-required') {
-      await enqueue(tx, { kind: 'payment.expire-authentication', payload: { paymentId: payment.id } }, authenticationDeadline(payment), now);
-    } else if (event.type === 'transfer-opened') {
-      await enqueue(tx, { kind: 'payment.expire-transfer', payload: { paymentId: payment.id } }, event.expiresAt, now);
-    } else if (event.type === 'approved') {
+    if (event.type === 'approved') {
       if (moved.saveCard && order.shopperId !== null && moved.cardFirst6 && moved.cardLast4 && moved.cardExpiry && event.cardToken) {
         const card = { token: event.cardToken, brand: moved.cardBrand ?? 'unknown', first6: moved.cardFirst6, last4: moved.cardLast4, expiry: moved.cardExpiry };
         await payments.saveCard(tx, order.shopperId, card, now);
@@ -118,9 +122,27 @@ export class PaymentLifecycle {
     if (event.type === 'approved' || event.type === 'declined') {
       for (const listener of this.listeners) current = (await listener(tx, current, moved, event)) ?? current;
     }
-    if (consequence.domain) await this.outbox.recordOrderEvent(tx, consequence.domain(event), current);
+    if (domainEvent) {
+      await this.outbox.recordOrderEvent(tx, domainEvent, current, { payments: applied.orderPayments, refunds: applied.hasRefunds ? undefined : [] });
+    }
     // The order changed (its transition, a subscription started) exactly when a new one was made of it.
     return { ok: true, payment: moved, order: current, orderWritten: current !== order };
+  }
+
+  /**
+   * The job that ends the state an event moves an attempt into, in time: an abandoned 3-D Secure page, an unused
+   * transfer account, and an authenticated attempt back in `processing` (its first re-query job may have run while
+   * the customer was authenticating: a process dying before the processor's verdict is recorded must leave one).
+   */
+  private jobOfState(payment: Payment, event: PaymentEvent, now: Date): NewJob | undefined {
+    if (event.type === 'authentication-required') {
+      return jobRow({ kind: 'payment.expire-authentication', payload: { paymentId: payment.id } }, authenticationDeadline(payment), now);
+    }
+    if (event.type === 'transfer-opened') return jobRow({ kind: 'payment.expire-transfer', payload: { paymentId: payment.id } }, event.expiresAt, now);
+    if (event.type === 'authentication-answered') {
+      return jobRow({ kind: 'payment.requery', payload: { paymentId: payment.id } }, new Date(now.getTime() + PROCESSING_TIMEOUT_MS), now);
+    }
+    return undefined;
   }
 
   /**
@@ -141,6 +163,24 @@ export class PaymentLifecycle {
     if (!started) return undefined;
     if (!started.orderMoved) throw new TransitionConflictError({ entity: 'order', event: 'attempt-started', from: undefined });
     return { order: { ...order, statusId: plan.to, updatedAt: now }, payment: started.payment };
+  }
+
+  /**
+   * Starts an attempt on an order read with no attempt open (Initiated or Failed), with the same consequences as
+   * `startAttempt`, in one statement and no transaction. Undefined, with nothing written, when the order moved on
+   * since it was read or has an attempt open: the caller then starts it under the order's lock.
+   */
+  async startOnIdleOrder(order: Order, attempt: payments.NewPayment): Promise<{ order: Order; payment: Payment } | undefined> {
+    if (order.statusId === 2) return undefined;
+    const plan = planOrder(order.statusId, 'attempt-started');
+    if (!plan.ok) return undefined;
+    const now = attempt.now;
+    const payment = await payments.insertAttemptOnIdleOrder(this.storage, attempt, {
+      order: plan,
+      timeline: { name: 'payment-started', detail: { paymentReference: attempt.reference, option: attempt.option } },
+      job: { kind: 'payment.requery', context: jobContext(), runAt: new Date(now.getTime() + PROCESSING_TIMEOUT_MS) },
+    });
+    return payment && { order: { ...order, statusId: plan.to, updatedAt: now }, payment };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { DomainEventType } from '../domain/events.ts';
-import type { Order } from '../domain/order.ts';
+import type { DomainEvent, DomainEventType } from '../domain/events.ts';
+import type { Order, Payment } from '../domain/order.ts';
 import type { PaymentLink } from '../../shared/links.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { Refund } from '../domain/refunds.ts';
@@ -17,8 +17,14 @@ import type { Queryable } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 import type { MerchantCache } from './merchant-cache.ts';
 
-/** Reacts to a recorded event inside the same transaction (webhooks add their deliveries here). */
-export type EventListener = (tx: Queryable, event: { id: string; merchantId: number; mode: 'test' | 'live'; type: DomainEventType }) => Promise<void>;
+/**
+ * Writes a recorded event in the caller's transaction together with what it causes there (webhooks: a delivery per
+ * enabled endpoint, each with its job), in as few statements as it can.
+ */
+export type EventWriter = (tx: Queryable, event: DomainEvent) => Promise<void>;
+
+/** What a caller already read of an order in its transaction, after its change: every attempt, every refund. */
+export type KnownOfOrder = { payments?: readonly Payment[] | undefined; refunds?: readonly Refund[] | undefined };
 
 export const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
 
@@ -27,7 +33,7 @@ export const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
  * (what webhooks deliver), so an event exists exactly when the change that caused it was committed.
  */
 export class Outbox {
-  private readonly listeners: EventListener[] = [];
+  private writer: EventWriter = events.insertDomainEvent;
 
   constructor(
     private readonly clock: Clock,
@@ -35,13 +41,17 @@ export class Outbox {
     private readonly merchantCache: MerchantCache,
   ) {}
 
-  /** Called in the transaction of every recorded event, e.g. to schedule its webhook deliveries. */
-  listen(listener: EventListener): void {
-    this.listeners.push(listener);
+  /** Events are written by `writer` from now on (the webhooks write each event with its deliveries). */
+  writeWith(writer: EventWriter): void {
+    this.writer = writer;
   }
 
-  async recordOrderEvent(tx: Queryable, type: DomainEventType, order: Order): Promise<string> {
-    return this.record(tx, type, order, await this.verifyOf(tx, order));
+  /**
+   * An order's event, with the order as verify shows it. `known` is what the caller read in this transaction after
+   * its change (the order's attempts, its refunds), so it is not read again.
+   */
+  async recordOrderEvent(tx: Queryable, type: DomainEventType, order: Order, known: KnownOfOrder = {}): Promise<string> {
+    return this.record(tx, type, order, await this.verifyOf(tx, order, known));
   }
 
   /** A refund's event: `data` is the refund, with the order as verify shows it once the refund is recorded. */
@@ -50,15 +60,15 @@ export class Outbox {
   }
 
   /** The order as verify shows it, read in the caller's transaction. */
-  private async verifyOf(tx: Queryable, order: Order) {
+  private async verifyOf(tx: Queryable, order: Order, known: KnownOfOrder = {}) {
     // The merchant as the API's own answers show it: the cache every request reads, dropped when a merchant changes.
     const merchant = await this.merchantCache.read(`merchant:${order.merchantId}`, () => merchants.findMerchant(tx, order.merchantId), (found) => found.id);
     // One after the other: a transaction is one connection, which runs one statement at a time.
-    const all = await payments.listPayments(tx, order.id);
+    const all = known.payments ?? (await payments.listPayments(tx, order.id));
     const link = order.paymentLinkId === null ? undefined : await linkRepository.findLinkById(tx, order.merchantId, order.paymentLinkId);
     // Only an order made for a customer the merchant vouched for saves cards (verify names their tokens).
     const savedCards = order.shopperId === null ? [] : await payments.listSavedCards(tx, order.shopperId);
-    const orderRefunds = await refunds.listRefunds(tx, order.id);
+    const orderRefunds = known.refunds ?? (await refunds.listRefunds(tx, order.id));
     if (!merchant) throw new Error(`order ${order.id} has no merchant`);
     return presentVerify(order, all, merchant, link ? this.presentLink(link, merchant) : null, savedCards, orderRefunds);
   }
@@ -75,8 +85,7 @@ export class Outbox {
   /** Any event with the object it carries, in the caller's transaction. */
   async recordEvent(tx: Queryable, fields: { type: DomainEventType; merchantId: number; mode: 'test' | 'live'; orderId: number | null; data: unknown }): Promise<string> {
     const event = { id: newEventId(), ...fields, createdAt: this.clock.now() };
-    await events.insertDomainEvent(tx, event);
-    for (const listener of this.listeners) await listener(tx, event);
+    await this.writer(tx, event);
     return event.id;
   }
 }

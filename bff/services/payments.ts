@@ -95,13 +95,15 @@ export class PaymentService {
       remarks: 'Order payment initiated',
       now,
     };
-    const { payment, order: current } = await this.storage.transaction(async (tx) => {
+    // The common case, an order read with no attempt open and no link to count against, starts in one statement.
+    const idle = order.paymentLinkId === null ? await this.lifecycle.startOnIdleOrder(order, attempt) : undefined;
+    const { payment, order: current } = idle ?? (await this.storage.transaction(async (tx) => {
       const locked = await payments.lockOrderForAttempt(tx, order.id);
       if (!locked) throw new TransitionConflictError({ entity: 'order', event: 'attempt-started', from: undefined });
       if (locked.status === 5) throw conflict('This order has already been paid.');
       if (locked.status === 6) throw conflict('This order has been reversed and cannot be paid.');
       const started = { ...attempt, id: locked.paymentId };
-      // The common case, an order with no attempt open and no link to count against, starts in one statement.
+      // An order that was Pending when read may have no attempt open by now.
       if (order.paymentLinkId === null) {
         const fast = await this.lifecycle.startAttempt(tx, order, locked.status, started);
         if (fast) return fast;
@@ -111,7 +113,7 @@ export class PaymentService {
       // Under the order's lock nothing else opens an attempt.
       if (!begun) throw conflict('A payment for this order changed meanwhile; try again.');
       return begun;
-    });
+    }));
 
     const request: ChargeRequest = {
       reference,

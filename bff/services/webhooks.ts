@@ -14,12 +14,12 @@ import {
   type WebhookEndpoint,
 } from '../domain/webhooks.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
-import { enqueue } from '../jobs/queue.ts';
+import { enqueue, jobContext } from '../jobs/queue.ts';
 import { done, type JobHandlers, type JobResult } from '../jobs/kinds.ts';
 import * as repository from '../repositories/webhooks.ts';
 import type { Queryable, Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
-import type { EventListener } from './outbox.ts';
+import type { EventWriter } from './outbox.ts';
 
 /** Whose webhooks: a merchant in one mode (the caller of the API, or the CLI's `--id` and `--mode`). */
 export type WebhookScope = { merchantId: number; mode: Mode };
@@ -37,7 +37,7 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
 /**
  * Signed webhooks. Endpoints (a URL and a signing secret, per merchant and mode) are managed here; every outbox
- * event becomes one delivery per enabled endpoint in the event's own transaction (`onEvent`), and the
+ * event becomes one delivery per enabled endpoint in the event's own statement (`writeEvent`), and the
  * `webhook.deliver` job sends it, signed, retrying with backoff for 3 days and logging every attempt.
  */
 export class WebhookService {
@@ -106,11 +106,16 @@ export class WebhookService {
     return (await repository.findDelivery(this.storage, scope.merchantId, scope.mode, id))!;
   }
 
-  /** The outbox listener: one delivery per enabled endpoint of the event's merchant and mode, in its transaction. */
-  readonly onEvent: EventListener = async (tx, event) => {
-    for (const endpointId of await repository.enabledEndpointIds(tx, event.merchantId, event.mode)) {
-      await this.addDelivery(tx, endpointId, event.id, null, newDeliveryId());
-    }
+  /**
+   * The outbox's writer: the event, one delivery per endpoint of its merchant and mode enabled at that moment, and
+   * each delivery's job, in one statement of the event's transaction. Ids are drawn for as many endpoints as a
+   * merchant may enable; the statement takes one per endpoint it finds.
+   */
+  readonly writeEvent: EventWriter = (tx, event) => {
+    const drawn = randomBytes(16 * MAX_ENABLED_ENDPOINTS);
+    const deliveryIds = Array.from({ length: MAX_ENABLED_ENDPOINTS }, (_, index) => `wd_${drawn.subarray(index * 16, index * 16 + 16).toString('base64url')}`);
+    const deliverUntil = new Date(event.createdAt.getTime() + WEBHOOK_RETRY_WINDOW_MS);
+    return repository.insertEventWithDeliveries(tx, event, { deliveryIds, deliverUntil, jobContext: jobContext() });
   };
 
   handlers(): Pick<JobHandlers, 'webhook.deliver'> {

@@ -40,6 +40,27 @@ describe.each(drivers)('the payments core on %s', (driver) => {
     expect((await domainEvents(test.app, reference)).map((event) => event.type)).toEqual(['order.successful']);
   });
 
+  it('leaves no job behind an attempt its own request settled, and the event carries the order as verify shows it', async () => {
+    const requeryJobs = (reference: string) =>
+      test.app.storage.query<{ key: string }>(
+        `SELECT j.key FROM jobs j JOIN order_payments p ON j.key = 'payment.requery:' || p.id JOIN orders o ON o.id = p.order_id WHERE o.reference = $1`,
+        [reference],
+      );
+    const declined = await client.newOrder();
+    expect((await client.payByCard(declined, '4000000000009995')).json()).toMatchObject({ statusCode: '51' });
+    const approved = await client.newOrder();
+    expect((await client.payByCard(approved, '5555555555554444')).json()).toMatchObject({ statusCode: '00' });
+    const lost = await client.newOrder();
+    expect((await client.payByCard(lost, LOST_ANSWER_CARD)).json()).toMatchObject({ statusCode: '02' });
+
+    expect(await requeryJobs(declined)).toEqual([]);
+    expect(await requeryJobs(approved)).toEqual([]);
+    // An answer that never came is still the job's to find.
+    expect(await requeryJobs(lost)).toHaveLength(1);
+    const [event] = await domainEvents(test.app, approved);
+    expect(event!.data).toEqual((await client.verify(approved)).json().data);
+  });
+
   it('writes each merchant event with its change: a decline, then a transfer paid in two parts', async () => {
     const reference = await client.newOrder();
     expect((await client.payByCard(reference, '4000000000009995')).json()).toMatchObject({ statusCode: '51' });
