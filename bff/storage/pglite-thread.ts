@@ -164,6 +164,8 @@ export async function openPgliteThread(data: PgliteWorkerData): Promise<Storage>
       } finally {
         worker.removeAllListeners('exit');
         await worker.terminate();
+        // Whatever is asked afterwards fails at once, as a closed database does, rather than waiting on no thread.
+        fail(new Error('The embedded database is closed.'));
       }
     },
   };
