@@ -136,6 +136,15 @@ export async function lockOrder(db: Queryable, id: number): Promise<StatusId | u
   return row?.status_id;
 }
 
+/**
+ * The order's row lock when no other transaction holds it (`SKIP LOCKED`): `held` at once otherwise, for a caller
+ * that already holds another lock the holder may wait for (a subscription's), so the two never wait on each other.
+ */
+export async function lockOrderUnlessHeld(db: Queryable, id: number): Promise<StatusId | 'held'> {
+  const [row] = await db.query<{ status_id: StatusId }>('SELECT status_id FROM orders WHERE id = $1 FOR UPDATE SKIP LOCKED', [id]);
+  return row?.status_id ?? 'held';
+}
+
 /** Applies a planned transition, guarded by the status the order was read in; false when it moved on meanwhile. */
 export async function applyOrderPlan(db: Queryable, id: number, plan: { from: StatusId; to: StatusId }, now: Date): Promise<boolean> {
   const rows = await db.query('UPDATE orders SET status_id = $2, updated_at = $4 WHERE id = $1 AND status_id = $3 RETURNING id', [id, plan.to, plan.from, now]);

@@ -227,8 +227,11 @@ export class SubscriptionService {
       if (orderId === undefined) throw new Error(`the order of period ${period} of subscription ${subscription.id} could not be made`);
       await orders.insertEvent(tx, orderId, 'order-created', 'system', { recurringPaymentReference: subscription.reference, period }, now);
     }
+    // Settling a charge locks its order, then this subscription: while one holds the order, this job (holding the
+    // subscription) comes back later rather than wait for it, which would deadlock the two.
+    const status = await orders.lockOrderUnlessHeld(tx, orderId);
+    if (status === 'held') return { kind: 'busy' };
     const order = await orders.findOrderById(tx, orderId);
-    const status = await orders.lockOrder(tx, orderId);
     if (!order || status === 5 || status === 6) return { kind: 'changed' };
     if ((await payments.listOpenPayments(tx, orderId)).length > 0) return { kind: 'busy' };
 
