@@ -79,6 +79,8 @@ async function load(
   const before = options.pids.map(processCost);
   const machineBefore = machineTicks();
   const clientBefore = process.cpuUsage();
+  let sampledAt = 0;
+  let sampled: { machine: { busy: number; total: number }; client: NodeJS.CpuUsage; servers: { cpuMs: number }[] } | undefined;
   const started = performance.now();
   let lastAnswer = started;
   const results = await Promise.all(
@@ -97,7 +99,15 @@ async function load(
             },
             (error, result) => (error ? reject(error) : resolve(result)),
           );
-          instance.on('response', () => (lastAnswer = performance.now()));
+          instance.on('response', () => {
+            lastAnswer = performance.now();
+            // Where the cores went up to the last answer (a few samples a second): autocannon ends a run on its next
+            // one-second tick, and that idle tail would dilute the shares.
+            if (lastAnswer - sampledAt >= 25) {
+              sampledAt = lastAnswer;
+              sampled = { machine: machineTicks(), client: process.cpuUsage(clientBefore), servers: options.pids.map(processCost) };
+            }
+          });
         }),
     ),
   );
@@ -106,8 +116,9 @@ async function load(
   // A load's last requests can be cut when autocannon reaches its count; more than that is a broken run.
   if (failed > Math.max(2, requests / 100)) throw new Error(`${failed} of ${requests} requests of the load failed (not 2xx, an error or a timeout)`);
   const after = options.pids.map(processCost);
-  const machine = machineTicks();
-  const client = process.cpuUsage(clientBefore);
+  const machine = sampled?.machine ?? machineTicks();
+  const client = sampled?.client ?? process.cpuUsage(clientBefore);
+  const serverCpuMs = (sampled?.servers ?? after).reduce((sum, cost, index) => sum + cost.cpuMs - before[index]!.cpuMs, 0);
   // From the start to the last answer: autocannon ends a run on its next one-second tick, not at the last answer.
   const seconds = (lastAnswer - started) / 1000;
   const cpuMs = after.reduce((sum, cost, index) => sum + cost.cpuMs - before[index]!.cpuMs, 0);
@@ -120,7 +131,7 @@ async function load(
       const totalMs = ((machine.total - machineBefore.total) * 1000) / TICKS_PER_SECOND;
       return {
         busy: (machine.busy - machineBefore.busy) / (machine.total - machineBefore.total),
-        server: cpuMs / totalMs,
+        server: serverCpuMs / totalMs,
         client: (client.user + client.system) / 1000 / totalMs,
       };
     })(),
