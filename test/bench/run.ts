@@ -473,6 +473,9 @@ const table = [
   '',
   ...memory.map((line) => `- ${line}`),
   `- RSS target (< 300 MiB on PGlite after a first start and under load): **${memory.slice(0, 2).every((line) => Number(/(\d+) MiB$/.exec(line)?.[1]) < 300) ? 'met' : 'missed'}**`,
+  ...(DATABASE_URL
+    ? [`- RSS target (< 200 MiB per process on PostgreSQL, after start and after the load): **${memory.slice(2).every((line) => [...line.matchAll(/(\d+) (?:and|MiB)/g)].every((match) => Number(match[1]) < 200)) ? 'met' : 'missed'}**`]
+    : []),
   '',
   '| widget | measured | target |',
   '|---|---|---|',
