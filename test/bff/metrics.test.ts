@@ -28,12 +28,12 @@ describe.runIf(TEST_DATABASE_URL)('/metrics of two server processes (Prometheus,
   };
 
   beforeAll(async () => {
-    server = await startBackendProcess(place, { WORKERS: '2', METRICS_PORT: '0', JOBS_POLL_MS: '100' });
+    server = await startBackendProcess(place, { WORKERS: '2', METRICS_PORT: '0', JOBS_POLL_MS: '100' }, { compiled: true });
     client = new HttpClient(bannerKeys(server.banner));
     metricsUrl = /metrics: (http:\/\/127\.0\.0\.1:\d+\/metrics) \(every process, aggregated\)/.exec(server.banner)![1]!;
   });
   afterAll(async () => {
-    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
+    if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
     await cleanPlace(place);
   });
 

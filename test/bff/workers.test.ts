@@ -33,13 +33,13 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('npm start with WORKERS=2 on
       JOBS_POLL_MS: '100',
       RATE_LIMIT_PER_LINK: '10',
       RATE_LIMIT_FAILURES_PER_IP: '1000000',
-    });
+    }, { compiled: true });
     client = new HttpClient(bannerKeys(server.banner));
     database = new pg.Client({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${place.schema}` });
     await database.connect();
   });
   afterAll(async () => {
-    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
     await database?.end();
     await cleanPlace(place);
   });

@@ -4,9 +4,12 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { testConfig, TEST_DATABASE_URL, type Place } from './app.ts';
+import { startCommand } from './start-command.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /**
- * Real backend processes (`bff/server.ts`, as `npm start` runs it) sharing one PostgreSQL, for the tests of what
+ * Real backend processes (`bff/server.ts` through tsx, or the build as `npm start` runs it) sharing one PostgreSQL, for the tests of what
  * several processes do together; and an HTTP client of the API that encrypts order payloads the way SDKs do.
  */
 export async function freePort(): Promise<number> {
@@ -30,7 +33,11 @@ function widgetStandIn(place: Place): string {
 export type BackendProcess = { child: ChildProcess; port: number; banner: string; output: () => string };
 
 /** Starts a backend process on `place`'s PostgreSQL schema and resolves once it listens (its banner printed). */
-export async function startBackendProcess(place: Place, extraEnv: Record<string, string> = {}): Promise<BackendProcess> {
+/**
+ * `compiled`: the build run as `npm start` runs it (package.json's node flags and environment; `npm test` builds
+ * first), for the tests of `npm start` itself; else the sources through tsx.
+ */
+export async function startBackendProcess(place: Place, extraEnv: Record<string, string> = {}, { compiled = false }: { compiled?: boolean } = {}): Promise<BackendProcess> {
   const port = await freePort();
   const config = testConfig(place);
   const env: NodeJS.ProcessEnv = {
@@ -46,12 +53,18 @@ export async function startBackendProcess(place: Place, extraEnv: Record<string,
     WORKERS: '1',
     ...extraEnv,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bff/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const start = compiled ? startCommand(ROOT) : undefined;
+  const args = start ? start.nodeArgs : ['--import', 'tsx', 'bff/server.ts'];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...start?.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let banner = '';
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('process did not start')), 90_000);
+    const timer = setTimeout(() => {
+      // Not left running behind the failed test; what it printed says how far it got.
+      child.kill('SIGKILL');
+      reject(new Error(`process did not start in 90 s; its output so far:\n${banner.slice(0, 2000)}`));
+    }, 90_000);
     child.once('exit', (code) => reject(new Error(`process exited with ${code} before listening`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       banner += chunk.toString();
