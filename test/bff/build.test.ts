@@ -96,12 +96,12 @@ describe('the compiled server', () => {
     try {
       expect(started.stderr()).not.toContain('Compiling');
       // The server is plain node running the launcher, which imports dist's server.js: no TypeScript loader. Its
-      // young generation is bounded, and glibc keeps two malloc arenas and gives large blocks back (docs/operations.md,
-      // "Memory").
+      // young generation is bounded, V8 favours memory over speed, and glibc keeps two malloc arenas and gives large
+      // blocks back (docs/operations.md, "Memory").
       const servers = serverProcesses();
       expect(servers.length).toBeGreaterThanOrEqual(1);
       for (const server of servers) {
-        expect(server.args.slice(1)).toEqual(['--max-semi-space-size=4', 'bff/launch.mjs', 'start']);
+        expect(server.args.slice(1)).toEqual(['--max-semi-space-size=4', '--optimize-for-size', 'bff/launch.mjs', 'start']);
         expect(server.environment).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_TRIM_THRESHOLD_=131072', 'MALLOC_MMAP_THRESHOLD_=131072']));
       }
       const health = await fetch(`http://127.0.0.1:${port}/health`);
