@@ -68,7 +68,10 @@ export async function startBackendProcess(place: Place, extraEnv: Record<string,
     child.once('exit', (code) => reject(new Error(`process exited with ${code} before listening`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       banner += chunk.toString();
-      if (banner.includes('API docs:') && banner.endsWith('\n\n')) {
+      // The banner is one write, but the workers' log lines (LOG_LEVEL=info) can arrive in the same chunk after it:
+      // it is complete once its last block (the sandbox keys, when made) ends with its blank line, wherever it is.
+      const last = banner.includes('A sandbox merchant was created') ? /encryptionKey:\s+\S+\n\n/ : /API docs: \S+\n\n/;
+      if (banner.includes('API docs:') && last.test(banner)) {
         clearTimeout(timer);
         resolve();
       }
