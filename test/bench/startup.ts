@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { freePort } from '../support/processes.ts';
+import { bannerComplete } from '../support/start-command.ts';
 
 /**
  * Start-up time and resident memory of the server, as BENCHMARKS.md quotes them:
@@ -50,7 +51,7 @@ async function once(): Promise<{ ms: number; rssListening: number; rssIdle: numb
     child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stdout}`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (stdout.includes('API docs:') && stdout.endsWith('\n\n')) resolve();
+      if (bannerComplete(stdout)) resolve();
     });
   });
   const ms = performance.now() - started;

@@ -9,6 +9,7 @@ import { openStorage } from '../../bff/storage/open.ts';
 import type { Storage } from '../../bff/storage/storage.ts';
 import { consistencyFindings } from '../support/consistency.ts';
 import { freePort } from '../support/processes.ts';
+import { bannerComplete } from '../support/start-command.ts';
 
 /**
  * `npm run chaos`: the real server under order-create and card-pay load on 127.0.0.1, killed with SIGKILL at
@@ -66,7 +67,7 @@ class Deployment {
       const timer = setTimeout(() => reject(new Error(`the server did not start in time:\n${stdout}\n${stderr}`)), 180_000);
       child.stdout!.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();
-        if (/(encryptionKey:\s+\S+|API docs: \S+)\n\n$/.test(stdout)) {
+        if (bannerComplete(stdout)) {
           clearTimeout(timer);
           resolve();
         }

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { testConfig, TEST_DATABASE_URL, type Place } from './app.ts';
-import { startCommand } from './start-command.ts';
+import { bannerComplete, serverCommand } from './start-command.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -53,9 +53,8 @@ export async function startBackendProcess(place: Place, extraEnv: Record<string,
     WORKERS: '1',
     ...extraEnv,
   };
-  const start = compiled ? startCommand(ROOT) : undefined;
-  const args = start ? start.nodeArgs : ['--import', 'tsx', 'bff/server.ts'];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...start?.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const command = serverCommand(ROOT, compiled);
+  const child = spawn(process.execPath, command.args, { cwd: ROOT, env: { ...command.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let banner = '';
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -68,10 +67,7 @@ export async function startBackendProcess(place: Place, extraEnv: Record<string,
     child.once('exit', (code) => reject(new Error(`process exited with ${code} before listening`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       banner += chunk.toString();
-      // The banner is one write, but the workers' log lines (LOG_LEVEL=info) can arrive in the same chunk after it:
-      // it is complete once its last block (the sandbox keys, when made) ends with its blank line, wherever it is.
-      const last = banner.includes('A sandbox merchant was created') ? /encryptionKey:\s+\S+\n\n/ : /API docs: \S+\n\n/;
-      if (banner.includes('API docs:') && last.test(banner)) {
+      if (bannerComplete(banner)) {
         clearTimeout(timer);
         resolve();
       }

@@ -19,3 +19,23 @@ export function startCommand(root: string): { env: Record<string, string>; nodeA
   }
   return { env, nodeArgs: words.slice(node + 1) };
 }
+
+/**
+ * How a test or a script starts the server: the build as `npm start` runs it (`compiled`), or the sources through
+ * tsx, so a test never waits for a compile.
+ */
+export function serverCommand(root: string, compiled: boolean): { args: string[]; env: Record<string, string> } {
+  if (!compiled) return { args: ['--import', 'tsx', 'bff/server.ts'], env: {} };
+  const { env, nodeArgs } = startCommand(root);
+  return { args: nodeArgs, env };
+}
+
+/**
+ * Whether what the server wrote to stdout holds its whole start-up banner. The banner is one write, ending with a
+ * blank line after its API docs line, or after the sandbox merchant's keys when it made one; log lines (at
+ * LOG_LEVEL=info, from other workers) may follow it in the same chunk.
+ */
+export function bannerComplete(stdout: string): boolean {
+  if (!stdout.includes('API docs:')) return false;
+  return (stdout.includes('A sandbox merchant was created') ? /encryptionKey:\s+\S+\n\n/ : /API docs: \S+\n\n/).test(stdout);
+}

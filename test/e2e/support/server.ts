@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startCommand } from '../../support/start-command.ts';
+import { bannerComplete, serverCommand } from '../../support/start-command.ts';
 
 /**
  * The real server process (what `npm start` runs) on 127.0.0.1, a free port and a fresh data folder, serving the
@@ -64,9 +64,8 @@ export async function startServer(
   };
   // `compiled`: the build run as `npm start` runs it (its node flags and environment), for the benchmark; else the
   // sources through tsx, so the tests never wait for a compile.
-  const start = compiled ? startCommand(ROOT) : undefined;
-  const args = start ? start.nodeArgs : ['--import', 'tsx', 'bff/server.ts'];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...start?.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const command = serverCommand(ROOT, compiled);
+  const child = spawn(process.execPath, command.args, { cwd: ROOT, env: { ...command.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -74,7 +73,7 @@ export async function startServer(
     const timer = setTimeout(() => reject(new Error(`the server did not start in time:\n${stdout}\n${stderr}`)), 120_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (/(encryptionKey:\s+\S+|API docs: \S+)\n\n$/.test(stdout)) {
+      if (bannerComplete(stdout)) {
         clearTimeout(timer);
         resolve();
       }
