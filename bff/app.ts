@@ -72,7 +72,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   // or the merchant's page reads a network failure instead of the envelope's code.
   await fastify.register(cors);
   await fastify.register(auth);
-  await fastify.register(decrypt, { masterKey, legacyRsaQueuePerThread: config.legacyRsaQueuePerThread });
+  await fastify.register(decrypt, { masterKey, legacyRsa: config.legacyRsa });
   await fastify.register(idempotency, { masterKey });
   await fastify.register(helmet);
   await fastify.register(staticFiles, { distDir: config.widgetDir, cachePages: config.environment === 'production', templates });

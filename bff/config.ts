@@ -59,6 +59,9 @@ const environmentSchema = z.object({
   RATE_LIMIT_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
   // Proxies in front of the server whose X-Forwarded-For is believed (per-IP limits need the client's address).
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  // Worker threads for legacy RSA payloads in each server process; by default one per core, and in a WORKERS cluster
+  // the cores shared among its processes, so their RSA threads together are one per core.
+  LEGACY_RSA_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   // Legacy RSA payloads waiting for a worker thread, per thread, before more are refused with RATE429.
   LEGACY_RSA_QUEUE_PER_THREAD: z.coerce.number().int().min(1).max(1000).default(16),
   // Slow clients: headers must arrive within HEADERS_TIMEOUT, the whole request within REQUEST_TIMEOUT.
@@ -99,11 +102,18 @@ export type Config = {
   /** Requests allowed per window: per client address, per api-key, per payment-link page (posts), failures per address. */
   rateLimits: { windowMs: number; perIp: number; perKey: number; perLink: number; failuresPerIp: number; redisUrl: string | undefined };
   trustProxyHops: number;
-  legacyRsaQueuePerThread: number;
+  /**
+   * The legacy RSA worker pool of each server process: its threads (undefined: one per core, or the cores shared
+   * among a cluster's processes), and the payloads that may wait per thread.
+   */
+  legacyRsa: { threads: number | undefined; queuePerThread: number };
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   /** NODE_ENV=test only: the clock runs ahead by what `POST /checkout/sandbox/clock` adds (end-to-end tests). */
   testClock: boolean;
-  /** Server processes to run: `WORKERS`, else one per core; `requested` is what the operator set, if anything. */
+  /**
+   * Server processes to run: on PostgreSQL `WORKERS`, else one per core; on PGlite one, which a single process opens;
+   * `requested` is what the operator set, if anything.
+   */
   workers: { count: number; requested: number | undefined };
   /** Where `/metrics` (Prometheus) is served, on a listener of its own; undefined: not served. */
   metrics: { host: string; port: number } | undefined;
@@ -135,6 +145,8 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       `Invalid configuration: JOBS_LEASE_SECONDS (${values.JOBS_LEASE_SECONDS}) must be at least WEBHOOK_TIMEOUT_SECONDS + ${WEBHOOK_LEASE_MARGIN_SECONDS} (${values.WEBHOOK_TIMEOUT_SECONDS + WEBHOOK_LEASE_MARGIN_SECONDS}), so a webhook request ends before its job's lease.`,
     );
   }
+  // PGlite's database is opened by one process; on PostgreSQL, WORKERS processes, else one per core.
+  const processes = values.DATABASE_URL ? (values.WORKERS ?? availableParallelism()) : 1;
   if (values.CHECKOUT_TEST_CLOCK === '1' && values.NODE_ENV !== 'test') {
     throw new ConfigError('Invalid configuration: CHECKOUT_TEST_CLOCK=1 is allowed only when NODE_ENV=test.');
   }
@@ -166,14 +178,17 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       redisUrl: values.REDIS_URL,
     },
     trustProxyHops: values.TRUST_PROXY_HOPS,
-    legacyRsaQueuePerThread: values.LEGACY_RSA_QUEUE_PER_THREAD,
+    legacyRsa: {
+      threads: values.LEGACY_RSA_THREADS,
+      queuePerThread: values.LEGACY_RSA_QUEUE_PER_THREAD,
+    },
     http: {
       headersTimeoutMs: values.HEADERS_TIMEOUT_SECONDS * 1000,
       requestTimeoutMs: values.REQUEST_TIMEOUT_SECONDS * 1000,
       keepAliveTimeoutMs: values.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
     testClock: values.CHECKOUT_TEST_CLOCK === '1',
-    workers: { count: values.WORKERS ?? availableParallelism(), requested: values.WORKERS },
+    workers: { count: processes, requested: values.WORKERS },
     metrics: values.METRICS_PORT === undefined ? undefined : { host: values.METRICS_HOST, port: values.METRICS_PORT },
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import cluster, { type Worker } from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { ConfigError, readConfig, type Config } from './config.ts';
@@ -96,13 +97,12 @@ function shutDownOnSignals(app: FastifyInstance, closing: (() => Promise<void>)[
  * holds (saying so when the operator asked for more).
  */
 export function workerCount(config: Config): number {
-  if (config.databaseUrl) return config.workers.count;
-  if ((config.workers.requested ?? 1) > 1) {
+  if (!config.databaseUrl && (config.workers.requested ?? 1) > 1) {
     process.stderr.write(
       `WORKERS=${config.workers.requested} is ignored: the embedded PGlite database is opened by one process, so one server process runs. Set DATABASE_URL (PostgreSQL) to run several.\n`,
     );
   }
-  return 1;
+  return config.workers.count;
 }
 
 function processesLine(config: Config, count: number): string {
@@ -119,6 +119,9 @@ function processesLine(config: Config, count: number): string {
 export async function runPrimary(config: Config, count: number, entry: URL): Promise<void> {
   const log = pino({ level: config.logLevel, base: { pid: process.pid, role: 'primary' } });
   cluster.setupPrimary({ exec: fileURLToPath(entry) });
+  // The processes share the cores, legacy RSA threads included: one per core in all, unless the operator set how many.
+  const workerEnv = config.legacyRsa.threads ? {} : { LEGACY_RSA_THREADS: String(Math.max(1, Math.floor(availableParallelism() / count))) };
+  const fork = () => cluster.fork(workerEnv);
   let listening = 0;
   let sandbox: IssuedKeys | undefined;
   let ready = false;
@@ -142,7 +145,7 @@ export async function runPrimary(config: Config, count: number, entry: URL): Pro
     sandbox ??= message.sandbox ?? undefined;
     listening += 1;
     // The first has applied the migrations and made the sandbox merchant: the others start together now.
-    if (listening === 1 && !ready) for (let index = 1; index < count; index += 1) cluster.fork();
+    if (listening === 1 && !ready) for (let index = 1; index < count; index += 1) fork();
     if (ready || listening < count) return;
     ready = true;
     void announce();
@@ -150,7 +153,7 @@ export async function runPrimary(config: Config, count: number, entry: URL): Pro
   cluster.on('exit', (worker, code, signal) => {
     if (!stopping && ready) {
       log.error({ worker: worker.process.pid, code, signal }, 'a server process ended; starting another');
-      cluster.fork();
+      fork();
       return;
     }
     if (!stopping) {
@@ -186,7 +189,7 @@ export async function runPrimary(config: Config, count: number, entry: URL): Pro
   }
 
   // One first: a setting or a database it cannot use is then reported once, and migrations run in one process.
-  cluster.fork();
+  fork();
 }
 
 function metricsListenFailure(error: unknown, where: { host: string; port: number }): StartupError {

@@ -2,8 +2,11 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 
 /**
- * RSA private operations (about 3.3 ms of CPU for RSA-4096) run on a pool of worker threads, up to one per core, so
- * the event loop keeps answering other requests while a burst of encrypted payloads is decrypted. Each task
+ * RSA private operations (1.5-3.5 ms of CPU for RSA-4096, by machine) run on a pool of worker threads, by default one
+ * per core (the server shares the cores among its processes: `LEGACY_RSA_THREADS`), so the event loop keeps answering
+ * other requests while a burst of encrypted payloads is decrypted. The threads run at a lower scheduling priority
+ * (`RSA_THREAD_NICE`): when the cores are short, the event loops (every JWE request, health checks, the checkout's
+ * pages) and the database go first, and legacy payloads wait, or are refused when the queue is full. Each task
  * carries the private key as PKCS#8 DER; the worker parses it once and caches the KeyObject by key id.
  */
 export type RsaOperation = 'raw' | 'oaep-sha256';
@@ -16,6 +19,12 @@ export class RsaPoolSaturatedError extends Error {
     this.name = 'RsaPoolSaturatedError';
   }
 }
+
+/**
+ * The nice value the RSA threads add to the process's own (Linux keeps it per thread): at +10 a thread weighs about
+ * a tenth of a normal one when the scheduler shares a busy core, and nothing changes when the cores are idle.
+ */
+export const RSA_THREAD_NICE = 10;
 
 export type RsaPoolOptions = { threads?: number; maxQueue?: number; queuePerThread?: number };
 
@@ -41,6 +50,8 @@ export class RsaPool {
       maxThreads: this.threads,
       idleTimeout: 60_000,
       concurrentTasksPerWorker: 1,
+      // Set by piscina in each thread as it starts, through @napi-rs/nice (a dependency of this project for that).
+      niceIncrement: RSA_THREAD_NICE,
     });
   }
 

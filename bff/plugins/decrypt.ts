@@ -42,13 +42,13 @@ function parseJsonObject(bytes: Uint8Array): Record<string, unknown> | undefined
   }
 }
 
-export default fp<{ masterKey: Buffer; legacyRsaQueuePerThread: number }>(
-  async (app, { masterKey, legacyRsaQueuePerThread }) => {
+export default fp<{ masterKey: Buffer; legacyRsa: { threads: number | undefined; queuePerThread: number } }>(
+  async (app, { masterKey, legacyRsa }) => {
     const keys = new PayloadKeys(masterKey, async (merchantId, mode) => {
       const active = await app.merchantCache.read(`encryption-keys:${merchantId}:${mode}`, () => findActiveEncryptionKeys(app.storage, merchantId, mode), () => merchantId);
       return active ?? [];
     });
-    const pool = new RsaPool({ queuePerThread: legacyRsaQueuePerThread });
+    const pool = new RsaPool({ queuePerThread: legacyRsa.queuePerThread, ...(legacyRsa.threads ? { threads: legacyRsa.threads } : {}) });
     const decryptor = new PayloadDecryptor(keys, pool, deriveRejectionSecret(masterKey));
     app.decorate('payloadKeys', keys);
     app.decorate('rsaPool', pool);

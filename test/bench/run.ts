@@ -239,20 +239,24 @@ async function statusStatementRate(databaseUrl: string | undefined): Promise<num
 
 // ---- the server's scenarios -----------------------------------------------------------------------------------
 
-type Driver = { name: string; servers: RunningServer[] };
+/**
+ * The server under load: the addresses the load is spread over (one per process started on its own, or the one port
+ * of a `WORKERS` cluster, named once per process so each gets its share of the connections), the processes whose CPU
+ * and memory are counted, and the sandbox merchant's keys.
+ */
+type Driver = { name: string; urls: string[]; pids: number[]; keys: Pick<RunningServer, 'publishableKey' | 'encryptionKey'> };
 
 async function scenarios(driver: Driver, bounds: Record<string, number>): Promise<Line[]> {
-  const [main] = driver.servers;
-  const urls = driver.servers.map((server) => server.baseUrl);
-  const pids = driver.servers.map((server) => server.pid);
-  const key = main!.publishableKey;
+  const { urls, pids } = driver;
+  const main = { ...driver.keys, baseUrl: urls[0]! };
+  const key = main.publishableKey;
   const reference = `BENCH-${randomBytes(4).toString('hex')}`;
-  await call(main!.baseUrl, '/checkout/order/create', key, await encryptFor(main!.baseUrl, key, orderPayload(reference)));
-  const statusJwe = JSON.stringify({ data: await encryptFor(main!.baseUrl, key, { reference }) });
-  const statusLegacy = JSON.stringify({ data: encryptLegacy(main!.encryptionKey, { reference }) });
-  const fee = JSON.stringify({ data: await encryptFor(main!.baseUrl, key, { reference, amount: 5000, paymentoption: 'C' }) });
+  await call(main.baseUrl, '/checkout/order/create', key, await encryptFor(main.baseUrl, key, orderPayload(reference)));
+  const statusJwe = JSON.stringify({ data: await encryptFor(main.baseUrl, key, { reference }) });
+  const statusLegacy = JSON.stringify({ data: encryptLegacy(main.encryptionKey, { reference }) });
+  const fee = JSON.stringify({ data: await encryptFor(main.baseUrl, key, { reference, amount: 5000, paymentoption: 'C' }) });
   const ok = (code: string) => (body: string) => body.includes(`"statusCode":"${code}"`) || body.includes(`"status_code":"${code}"`);
-  const multi = driver.servers.length > 1;
+  const multi = urls.length > 1;
   const onPglite = driver.name === 'PGlite';
 
   let pairs = 0;
@@ -263,8 +267,8 @@ async function scenarios(driver: Driver, bounds: Record<string, number>): Promis
     for (let index = 0; index < count; index += 1) {
       const orderReference = `${reference}-${randomBytes(6).toString('hex')}`;
       pairBodies.push({
-        create: JSON.stringify({ data: await encryptFor(main!.baseUrl, key, orderPayload(orderReference)) }),
-        pay: JSON.stringify({ data: await encryptFor(main!.baseUrl, key, { reference: orderReference, paymentoption: 'C', card: card('5555555555554444') }) }),
+        create: JSON.stringify({ data: await encryptFor(main.baseUrl, key, orderPayload(orderReference)) }),
+        pay: JSON.stringify({ data: await encryptFor(main.baseUrl, key, { reference: orderReference, paymentoption: 'C', card: card('5555555555554444') }) }),
       });
     }
   };
@@ -310,18 +314,25 @@ async function scenarios(driver: Driver, bounds: Record<string, number>): Promis
     },
   ];
 
-  for (let round = 0; round < REPETITIONS; round += 1) {
-    lines[0]!.samples.push(await load(urls, { amount: 4000 * SCALE, requests: [post('/checkout/order/status', statusJwe, key)], pids, expect: ok('00') }));
-    lines[1]!.samples.push(await load(urls, { amount: 800 * SCALE, requests: [post('/checkout/order/status', statusLegacy, key)], pids, expect: ok('00') }));
+  // Round -1 warms the processes up (V8 compiles the hot paths, the pools open their connections and threads, the
+  // statements are prepared) and is not counted: a process started for the bench would otherwise be measured cold in
+  // its first round, while a server in service is warm.
+  for (let round = -1; round < REPETITIONS; round += 1) {
+    const keep = (line: Line, sample: Sample) => {
+      if (round >= 0) line.samples.push(sample);
+      return sample;
+    };
+    keep(lines[0]!, await load(urls, { amount: 4000 * SCALE, requests: [post('/checkout/order/status', statusJwe, key)], pids, expect: ok('00') }));
+    const legacy = keep(lines[1]!, await load(urls, { amount: 800 * SCALE, requests: [post('/checkout/order/status', statusLegacy, key)], pids, expect: ok('00') }));
     // The same legacy load again, with a plain endpoint asked 50 times a second beside it for about 80% of the load's
     // duration (from the run just above), so every plain request meets a saturated RSA pool.
-    const legacySeconds = (800 * SCALE) / lines[1]!.samples.at(-1)!.rps;
+    const legacySeconds = (800 * SCALE) / legacy.rps;
     const [, plain] = await Promise.all([
       load(urls, { amount: 800 * SCALE, requests: [post('/checkout/order/status', statusLegacy, key)], pids, expect: ok('00') }),
       load(urls, { amount: Math.max(20, Math.floor(legacySeconds * 0.8 * 50)), ratePerSecond: 50, connections: urls.length, requests: [{ method: 'GET', path: '/health' }], pids: [], expect: () => true }),
     ]);
-    lines[5]!.samples.push(plain);
-    lines[2]!.samples.push(await load(urls, { amount: 4000 * SCALE, requests: [post('/checkout/order/fee', fee, key)], pids, expect: ok('00') }));
+    keep(lines[5]!, plain);
+    keep(lines[2]!, await load(urls, { amount: 4000 * SCALE, requests: [post('/checkout/order/fee', fee, key)], pids, expect: ok('00') }));
     const count = 600 * SCALE;
     // autocannon sets up a connection's next request before it knows the count is reached, so a few more creates are
     // set up than sent: each gets an order of its own (reusing one would pay a paid order, and fail with 409).
@@ -349,8 +360,8 @@ async function scenarios(driver: Driver, bounds: Record<string, number>): Promis
       pids,
       expect: (body) => ok('01')(body) || ok('00')(body),
     });
-    lines[3]!.samples.push({ ...pairSample, rps: pairSample.rps / 2, cpuMsPerRequest: pairSample.cpuMsPerRequest * 2 });
-    lines[4]!.samples.push(await load(urls.map((url) => `${url}`), { amount: 6000 * SCALE, requests: [{ method: 'GET', path: '/health' }], pids, expect: () => true }));
+    keep(lines[3]!, { ...pairSample, rps: pairSample.rps / 2, cpuMsPerRequest: pairSample.cpuMsPerRequest * 2 });
+    keep(lines[4]!, await load(urls, { amount: 6000 * SCALE, requests: [{ method: 'GET', path: '/health' }], pids, expect: () => true }));
   }
   return lines;
 }
@@ -384,7 +395,7 @@ let phone: PhoneRun = { hosted: [], embedded: [] };
   memory.push(`PGlite, right after a first start on a fresh folder: ${processCost(server.pid).rssMiB.toFixed(0)} MiB`);
   try {
     phone = await measurePhone(server, REPETITIONS);
-    lines.push(...(await scenarios({ name: 'PGlite', servers: [server] }, bounds)));
+    lines.push(...(await scenarios({ name: 'PGlite', urls: [server.baseUrl], pids: [server.pid], keys: server }, bounds)));
     memory.push(`PGlite, after the load: ${processCost(server.pid).rssMiB.toFixed(0)} MiB`);
   } finally {
     await server.stop();
@@ -394,21 +405,30 @@ if (DATABASE_URL) {
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   // Processes sharing one database share its master key, which seals the merchants' private keys.
   const env = { ...UNLIMITED, DATABASE_URL, DATABASE_SCHEMA: schema, CHECKOUT_MASTER_KEY: randomBytes(32).toString('base64') };
-  const first = await startServer(env, { compiled: true });
-  bounds['statements PostgreSQL 2'] = bounds['statements PostgreSQL']!;
   try {
-    memory.push(`PostgreSQL, one process after start: ${processCost(first.pid).rssMiB.toFixed(0)} MiB`);
-    lines.push(...(await scenarios({ name: 'PostgreSQL', servers: [first] }, { ...bounds, 'statements PostgreSQL': bounds['statements PostgreSQL']! })));
-    const second = await startServer(env, { compiled: true });
+    const single = await startServer({ ...env, WORKERS: '1' }, { compiled: true });
+    const keys = { publishableKey: single.publishableKey, encryptionKey: single.encryptionKey };
     try {
-      const keyed = { ...second, publishableKey: first.publishableKey, secretKey: first.secretKey, encryptionKey: first.encryptionKey };
-      lines.push(...(await scenarios({ name: 'PostgreSQL, 2 processes', servers: [first, keyed] }, { ...bounds, 'statements PostgreSQL, 2 processes': bounds['statements PostgreSQL']! })));
-      memory.push(`PostgreSQL, each of two processes after the load: ${processCost(first.pid).rssMiB.toFixed(0)} and ${processCost(second.pid).rssMiB.toFixed(0)} MiB`);
+      memory.push(`PostgreSQL, one process (WORKERS=1) after start: ${processCost(single.pid).rssMiB.toFixed(0)} MiB`);
+      lines.push(...(await scenarios({ name: 'PostgreSQL', urls: [single.baseUrl], pids: [single.pid], keys }, bounds)));
+      memory.push(`PostgreSQL, one process after the load: ${processCost(single.pid).rssMiB.toFixed(0)} MiB`);
     } finally {
-      await second.stop();
+      await single.stop();
+    }
+    // Two processes as \`npm start\` runs them on this 2-core machine when WORKERS is not set: a node:cluster primary
+    // and two server processes on one port, sharing the cores (their RSA threads too: one each).
+    const cluster = await startServer({ ...env, WORKERS: '2' }, { compiled: true });
+    try {
+      const workers = readFileSync(`/proc/${cluster.pid}/task/${cluster.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+      if (workers.length !== 2) throw new Error(`the cluster runs ${workers.length} server processes, not 2`);
+      memory.push(`PostgreSQL, each of two processes (WORKERS=2) after start: ${workers.map((pid) => processCost(pid).rssMiB.toFixed(0)).join(' and ')} MiB`);
+      const name = 'PostgreSQL, 2 processes';
+      lines.push(...(await scenarios({ name, urls: workers.map(() => cluster.baseUrl), pids: [...workers, cluster.pid], keys }, { ...bounds, [`statements ${name}`]: bounds['statements PostgreSQL']! })));
+      memory.push(`PostgreSQL, each of two processes after the load: ${workers.map((pid) => processCost(pid).rssMiB.toFixed(0)).join(' and ')} MiB (their primary: ${processCost(cluster.pid).rssMiB.toFixed(0)} MiB)`);
+    } finally {
+      await cluster.stop();
     }
   } finally {
-    await first.stop();
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { readConfig } from '../../bff/config.ts';
 
@@ -39,6 +40,7 @@ describe('configuration', () => {
     [{ PUBLIC_BASE_URL: 'https://pay.example.test/?a=1' }, /^Invalid configuration: PUBLIC_BASE_URL must not carry a query/],
     [{ PUBLIC_BASE_URL: 'https://pay.example.test/#top' }, /^Invalid configuration: PUBLIC_BASE_URL must not carry a query/],
     [{ PUBLIC_BASE_URL: 'https://user:pw@pay.example.test' }, /^Invalid configuration: PUBLIC_BASE_URL must not carry a query/],
+    [{ LEGACY_RSA_THREADS: '0' }, /^Invalid configuration: LEGACY_RSA_THREADS /],
     [{ NODE_ENV: 'production' }, /^Invalid configuration: CHECKOUT_MASTER_KEY is required when NODE_ENV=production\.$/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
@@ -64,4 +66,17 @@ describe('configuration', () => {
     const key = Buffer.alloc(32, 7).toString('base64');
     expect(readConfig({ NODE_ENV: 'production', CHECKOUT_MASTER_KEY: key }).masterKey).toEqual(Buffer.alloc(32, 7));
   });
+
+  it('runs one server process on PGlite whatever WORKERS asks, and WORKERS or one per core on PostgreSQL', () => {
+    const postgres = 'postgres://postgres@127.0.0.1:5432/test';
+    expect(readConfig({ WORKERS: '4' }).workers).toEqual({ count: 1, requested: 4 });
+    expect(readConfig({ DATABASE_URL: postgres }).workers).toEqual({ count: availableParallelism(), requested: undefined });
+    expect(readConfig({ DATABASE_URL: postgres, WORKERS: '3' }).workers).toEqual({ count: 3, requested: 3 });
+  });
+
+  it('leaves the number of legacy RSA threads to the server unless LEGACY_RSA_THREADS sets it', () => {
+    expect(readConfig({}).legacyRsa).toEqual({ threads: undefined, queuePerThread: 16 });
+    expect(readConfig({ LEGACY_RSA_THREADS: '3', LEGACY_RSA_QUEUE_PER_THREAD: '4' }).legacyRsa).toEqual({ threads: 3, queuePerThread: 4 });
+  });
+
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { constants, privateDecrypt, publicEncrypt, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { CompactEncrypt, importJWK } from 'jose';
@@ -9,7 +10,7 @@ import { requiredText } from '../../shared/fields.ts';
 import type { EncryptionJwk } from '../../shared/keys.ts';
 import { fromGatewayKey, generateRsaKeyPair, toGatewayKey } from '../../bff/crypto/gateway-key.ts';
 import { deriveRejectionSecret, rejectionMessage, removePkcs1Padding } from '../../bff/crypto/legacy-rsa.ts';
-import { RsaPool, RsaPoolSaturatedError } from '../../bff/crypto/rsa-pool.ts';
+import { RSA_THREAD_NICE, RsaPool, RsaPoolSaturatedError } from '../../bff/crypto/rsa-pool.ts';
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
 import { cleanPlace, drivers, newPlace, type Place } from '../support/app.ts';
 import {
@@ -239,7 +240,7 @@ describe.each(drivers)('encrypted request payloads on %s', (driver) => {
     }
   });
 
-  it('runs up to one RSA worker thread per core, started by legacy payloads rather than up front', async () => {
+  it('runs up to one RSA worker thread per core, started by legacy payloads rather than up front, at a lower priority than the event loop', async () => {
     const pool = new RsaPool({ queuePerThread: 64 });
     try {
       expect(pool.liveThreads).toBe(0);
@@ -249,6 +250,15 @@ describe.each(drivers)('encrypted request payloads on %s', (driver) => {
       await Promise.all(blocks.map((block) => pool.decrypt('raw', 1, der, block)));
       expect(pool.liveThreads).toBe(availableParallelism());
       expect(pool.completed).toBe(40);
+      // Linux keeps the nice value per thread: the pools' threads (this one's and the app's), and only they, run below
+      // the event loop's priority.
+      const niceOf = (task: string) => {
+        const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      };
+      const ownNice = niceOf(String(process.pid));
+      const lowered = readdirSync('/proc/self/task').map(niceOf).filter((nice) => nice > ownNice);
+      expect(lowered).toEqual(Array.from({ length: pool.liveThreads + app.rsaPool.liveThreads }, () => Math.min(19, ownNice + RSA_THREAD_NICE)));
     } finally {
       await pool.close();
     }

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { cleanPlace, newPlace, TEST_DATABASE_URL } from '../support/app.ts';
 import { card, newReference, orderPayload } from '../support/checkout.ts';
+import { encryptLegacy } from '../support/encrypt.ts';
 import { bannerKeys, HttpClient, startBackendProcess, type BackendProcess } from '../support/processes.ts';
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
@@ -104,6 +107,37 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('npm start with WORKERS=2 on
     expect(statuses.slice(0, 10).every((status) => status === 303)).toBe(true);
     expect(statuses.slice(10).every((status) => status === 429)).toBe(true);
     expect(pidsServing(server.output(), `/l/***`).size).toBe(2);
+  });
+
+  it('shares the cores among the processes: one legacy RSA thread per core in all, each below the event loop priority', async () => {
+    const encryptionKey = /encryptionKey:\s+(\S+)/.exec(server.banner)![1]!;
+    const reference = newReference('RSA');
+    expect((await client.encrypted(server.port, '/checkout/order/create', orderPayload(reference))).statusCode).toBe('01');
+    const body = JSON.stringify({ data: encryptLegacy(encryptionKey, { reference }) });
+    // Fresh connections, all at once: the cluster hands them to both processes, and each starts its pool's threads.
+    const post = () =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest(
+          { host: '127.0.0.1', port: server.port, path: '/checkout/order/status', method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'api-key': bannerKeys(server.banner).publishableKey } },
+          (response) => {
+            response.resume();
+            response.once('end', () => resolve(response.statusCode!));
+          },
+        );
+        request.once('error', reject);
+        request.end(body);
+      });
+    const statuses = await Promise.all(Array.from({ length: 24 }, post));
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(16);
+    const nice = (pid: number, task: number) => {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const workers = readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+    expect(workers).toHaveLength(2);
+    const rsaThreads = workers.map((pid) => readdirSync(`/proc/${pid}/task`).filter((task) => nice(pid, Number(task)) > nice(pid, pid)).length);
+    const share = Math.max(1, Math.floor(availableParallelism() / 2));
+    expect(rsaThreads).toEqual([share, share]);
   });
 
   it('shuts down gracefully on SIGTERM: every process stops and the primary exits with 0', async () => {
