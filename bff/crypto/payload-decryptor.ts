@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { isJweKeyAlgorithm } from '../../shared/keys.ts';
 import type { Caller } from '../domain/merchant.ts';
 import { decryptA256Gcm, decryptEcdhJwe, isAcceptableOaepJwe, looksLikeJwe, splitCompactJwe } from './jwe.ts';
@@ -12,11 +12,15 @@ import type { RsaPool } from './rsa-pool.ts';
  * answer to give; errors that do escape are the server's own (storage, a full worker pool).
  */
 export class PayloadDecryptor {
+  private readonly rejectionSecret: KeyObject;
+
   constructor(
     private readonly keys: PayloadKeys,
     private readonly pool: RsaPool,
-    private readonly rejectionSecret: Buffer,
-  ) {}
+    rejectionSecret: Buffer,
+  ) {
+    this.rejectionSecret = createSecretKey(rejectionSecret);
+  }
 
   async decrypt(caller: Caller, data: string): Promise<Uint8Array | undefined> {
     if (looksLikeJwe(data)) return this.decryptJwe(caller, data);

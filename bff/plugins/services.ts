@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { hkdfSync } from 'node:crypto';
+import { createSecretKey, hkdfSync } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { ClientTokens } from '../crypto/client-tokens.ts';
 import { SignedTokens } from '../crypto/signed-tokens.ts';
@@ -50,7 +50,7 @@ declare module 'fastify' {
 /** Builds the domain services once, on the app's storage and clock, and hands them to the routes and the job runner. */
 export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
   async (app, { config, clock, masterKey }) => {
-    const otpSecret = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'checkout sandbox one-time codes', 32));
+    const otpSecret = createSecretKey(Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'checkout sandbox one-time codes', 32)));
     const links = new LinkService(app.storage, config.publicBaseUrl);
     // Test mode runs on the sandbox; live mode has no acquirer connector in this build, so the registry refuses
     // live payments rather than pretending to charge real cards.

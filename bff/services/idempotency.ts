@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, randomUUID, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { AppError, idempotencyMismatch } from '../errors.ts';
 import {
   completeIdempotencyKey,
@@ -55,7 +55,7 @@ const stillRunning = () =>
  * while the first still runs is CON409. Times come from the app clock.
  */
 export class IdempotencyService {
-  readonly #fingerprintKey: Buffer;
+  readonly #fingerprintKey: KeyObject;
 
   constructor(
     private readonly storage: Storage,
@@ -64,7 +64,7 @@ export class IdempotencyService {
   ) {
     // Keyed (HMAC), not a bare SHA-256: a card payment's payload holds the card number, and PCI DSS wants any hash
     // over a PAN keyed, or a bare digest could be brute-forced from the BIN and last four.
-    this.#fingerprintKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'checkout idempotency fingerprints', 32));
+    this.#fingerprintKey = createSecretKey(Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'checkout idempotency fingerprints', 32)));
   }
 
   /** What identifies "the same request": never stored itself, only its keyed digest. */

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, type KeyObject } from 'node:crypto';
 import { checkExpiry, digitsOnly, passesLuhn, LUHN_EXEMPT_TEST_CARDS } from '../../../shared/card.ts';
 import { MAX_AUTH_ATTEMPTS, type DeclineCode } from '../../domain/lifecycle.ts';
 import { newNuban } from '../../domain/nuban.ts';
@@ -75,7 +75,7 @@ export class SandboxProcessor implements PaymentProcessor {
   constructor(
     private readonly storage: Storage,
     private readonly now: () => Date,
-    private readonly settings: { publicBaseUrl: string; otpSecret: Buffer },
+    private readonly settings: { publicBaseUrl: string; otpSecret: KeyObject },
   ) {}
 
   supports(route: { mode: 'test' | 'live' }): boolean {
