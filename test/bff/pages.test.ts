@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { cleanPlace, newPlace, startApp, type Place } from '../support/app.ts';
 import { CheckoutClient } from '../support/checkout.ts';
 import { configOf, fakeWidgetDir } from '../support/widget-page.ts';
@@ -37,6 +38,26 @@ describe('the payment-link page', () => {
 
   const ordersOfLink = async (id: number) =>
     (await app.storage.query<{ reference: string }>('SELECT reference FROM orders WHERE payment_link_id = $1', [id])).map((row) => row.reference);
+
+  it("serves the hosted pages' stylesheet and script compressed in the encoding the browser asks for, and as they are otherwise", async () => {
+    for (const url of ['/assets/pages.css', '/assets/pages.js']) {
+      const plain = await app.inject({ method: 'GET', url });
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toContain('accept-encoding');
+      for (const [accept, encoding, decode] of [
+        ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+        ['gzip, deflate', 'gzip', gunzipSync],
+        ['br;q=0, gzip', 'gzip', gunzipSync],
+      ] as const) {
+        const answer = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
+        expect(answer.headers['content-encoding']).toBe(encoding);
+        expect(answer.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+        expect(decode(answer.rawPayload).toString('utf8')).toBe(plain.body);
+      }
+      expect((await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } })).headers['content-encoding']).toBeUndefined();
+    }
+  });
 
   it('asks for the customer and an amount when the link has none, with errors tied to fields', async () => {
     const link = await createLink({ Website: 'https://acme.test/thanks', BackgroundImage: 'https://acme.test/bg.jpg' });
