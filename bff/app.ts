@@ -35,6 +35,7 @@ import jobs from './plugins/jobs.ts';
 import metrics from './plugins/metrics.ts';
 import requestContext from './plugins/request-context.ts';
 import helmet from './plugins/helmet.ts';
+import compression from './plugins/compression.ts';
 import staticFiles from './plugins/static.ts';
 import embedRoutes from './routes/embed.ts';
 import { loadMasterKey } from './crypto/master-key.ts';
@@ -75,6 +76,8 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(decrypt, { masterKey, legacyRsa: config.legacyRsa });
   await fastify.register(idempotency, { masterKey });
   await fastify.register(helmet);
+  // Before the widget's files, whose precompressed variants it leaves as they are.
+  await fastify.register(compression);
   await fastify.register(staticFiles, { distDir: config.widgetDir, cachePages: config.environment === 'production', templates });
   await fastify.register(swagger, { publicBaseUrl: config.publicBaseUrl });
 

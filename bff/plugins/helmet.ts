@@ -32,6 +32,8 @@ export default fp(
       xFrameOptions: false,
     });
     app.addHook('onRequest', async (request, reply) => {
+      // A policy governs a document (or a worker); the build's scripts and stylesheets are neither.
+      if (request.url.startsWith('/widget/assets/')) return;
       reply.header('content-security-policy', contentSecurityPolicy(isDocsPage(request.url) ? { styleHashes: [SWAGGER_UI_STYLE_HASH] } : {}));
     });
     app.decorateReply('pagePolicy', function pagePolicy(this: import('fastify').FastifyReply, policy) {

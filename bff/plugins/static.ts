@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import staticFiles from '@fastify/static';
+import path from 'node:path';
 import { builtTemplates, WidgetPages, type TemplateSource } from '../pages/checkout-page.ts';
 
 declare module 'fastify' {
@@ -16,21 +17,38 @@ declare module 'fastify' {
  */
 export default fp<{ distDir: string; cachePages: boolean; templates?: TemplateSource | undefined }>(
   async (app, { distDir, cachePages, templates }) => {
+    // The hashed build output: a name never changes content, so no revalidation headers ride on each of its bytes
+    // (on a slow network a response's headers cost as much time as its body's).
+    await app.register(staticFiles, {
+      root: path.join(distDir, 'assets'),
+      prefix: '/widget/assets/',
+      index: false,
+      wildcard: true,
+      preCompressed: true,
+      cacheControl: false,
+      etag: false,
+      lastModified: false,
+      acceptRanges: false,
+      // This instance's sendFile also serves /embed.js (below), whose address stays the same.
+      setHeaders: (response, filePath) => response.header('cache-control', /[\\/]assets[\\/]/.test(filePath) ? 'public, max-age=31536000, immutable' : 'public, max-age=300'),
+    });
     await app.register(staticFiles, {
       root: distDir,
       prefix: '/widget/',
+      decorateReply: false,
       index: false,
       wildcard: true,
       preCompressed: true,
       cacheControl: false,
       setHeaders: (response, filePath) => {
-        response.header('cache-control', /[\\/]assets[\\/]/.test(filePath) ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+        response.header('cache-control', 'public, max-age=300');
         // TypeScript declarations for merchants (embed.d.ts): text, not the MPEG stream `.ts` would map to.
         if (filePath.endsWith('.d.ts')) response.header('content-type', 'text/plain; charset=utf-8');
       },
     });
     app.get('/embed.js', { schema: { hide: true } }, async (_request, reply) =>
-      reply.header('cache-control', 'public, max-age=300').sendFile('embed.js', distDir),
+      // Cached five minutes, then revalidated (ETag, Last-Modified), which the hashed files' instance leaves out.
+      reply.sendFile('embed.js', distDir, { etag: true, lastModified: true, acceptRanges: true }),
     );
     app.decorate('widgetPages', new WidgetPages(templates ?? builtTemplates(distDir, cachePages)));
   },
