@@ -278,9 +278,9 @@ async function scenarios(driver: Driver, bounds: Record<string, number>): Promis
       name: `status, JWE ECDH-ES (${driver.name})`,
       bound: { name: 'status statements', rate: bounds[`statements ${driver.name}`]!, share: 1 },
       target: onPglite
-        ? { text: '>= 1,000 req/s', met: (sample) => sample.rps >= 1000 }
+        ? { text: '>= 1,000 req/s', met: (sample) => sample.rps >= 1000, rate: 1000 }
         : multi
-          ? { text: '>= 2,000 req/s', met: (sample) => sample.rps >= 2000 }
+          ? { text: '>= 2,000 req/s', met: (sample) => sample.rps >= 2000, rate: 2000 }
           : undefined,
       samples: [],
     },
@@ -293,7 +293,7 @@ async function scenarios(driver: Driver, bounds: Record<string, number>): Promis
     {
       name: `fee, with the order (${driver.name})`,
       bound: { name: 'validated POST', rate: bounds['validated POST']!, share: 1 },
-      target: onPglite ? { text: '>= 2,000 req/s', met: (sample) => sample.rps >= 2000 } : undefined,
+      target: onPglite ? { text: '>= 2,000 req/s', met: (sample) => sample.rps >= 2000, rate: 2000 } : undefined,
       samples: [],
     },
     {
@@ -486,10 +486,14 @@ const table = [
     const bound = line.bound && line.bound.rate ? `${fixed((100 * m.rps) / line.bound.rate)}% of ${line.bound.name}` : '';
     // A missed target with both cores nearly saturated is bounded by the machine: the column before says by what.
     // What the asked rate would take at the CPU per request measured: beyond the machine's cores, the machine is the limit.
-    const needed = line.target?.rate ? (line.target.rate * m.cpuMsPerRequest) / 1000 : undefined;
+    // The database server's CPU per request (PostgreSQL; PGlite runs inside the server process): the rest of the
+    // machine's busy time over the load, beside the server and the load generator.
+    const databaseMs = m.rps > 0 ? (Math.max(0, m.cores.busy - m.cores.server - m.cores.client) * cpus().length * 1000) / m.rps : 0;
+    const withDatabase = databaseMs >= 0.05;
+    const needed = line.target?.rate ? (line.target.rate * (m.cpuMsPerRequest + (withDatabase ? databaseMs : 0))) / 1000 : undefined;
     const saturated =
       needed !== undefined
-        ? ` (at ${fixed(m.cpuMsPerRequest, 2)} ms of CPU per request, ${fixed(line.target!.rate!)} req/s needs ${fixed(needed, 2)} of the ${cpus().length} cores for the server alone; the cores were ${percent(m.cores.busy)}% busy)`
+        ? ` (at ${fixed(m.cpuMsPerRequest, 2)} ms of server CPU${withDatabase ? ` and ${fixed(databaseMs, 2)} ms of the database's` : ''} per request, ${fixed(line.target!.rate!)} req/s needs ${fixed(needed, 2)} of the ${cpus().length} cores for the ${withDatabase ? 'server and its database' : 'server alone'}; the cores were ${percent(m.cores.busy)}% busy)`
         : !line.latencyOnly && m.cores.busy >= 0.9
           ? ` (cores ${percent(m.cores.busy)}% busy)`
           : '';
