@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { cleanPlace, newPlace, startApp, type Place } from '../support/app.ts';
 import { CheckoutClient } from '../support/checkout.ts';
 import { configOf, fakeWidgetDir } from '../support/widget-page.ts';
@@ -39,26 +38,6 @@ describe('the payment-link page', () => {
   const ordersOfLink = async (id: number) =>
     (await app.storage.query<{ reference: string }>('SELECT reference FROM orders WHERE payment_link_id = $1', [id])).map((row) => row.reference);
 
-  it("serves the hosted pages' stylesheet and script compressed in the encoding the browser asks for, and as they are otherwise", async () => {
-    for (const url of ['/assets/pages.css', '/assets/pages.js']) {
-      const plain = await app.inject({ method: 'GET', url });
-      expect(plain.statusCode).toBe(200);
-      expect(plain.headers['content-encoding']).toBeUndefined();
-      expect(plain.headers.vary).toContain('accept-encoding');
-      for (const [accept, encoding, decode] of [
-        ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
-        ['gzip, deflate', 'gzip', gunzipSync],
-        ['br;q=0, gzip', 'gzip', gunzipSync],
-      ] as const) {
-        const answer = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
-        expect(answer.headers['content-encoding']).toBe(encoding);
-        expect(answer.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
-        expect(decode(answer.rawPayload).toString('utf8')).toBe(plain.body);
-      }
-      expect((await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } })).headers['content-encoding']).toBeUndefined();
-    }
-  });
-
   it('asks for the customer and an amount when the link has none, with errors tied to fields', async () => {
     const link = await createLink({ Website: 'https://acme.test/thanks', BackgroundImage: 'https://acme.test/bg.jpg' });
     const blank = await app.inject({ method: 'GET', url: `/l/${link.reference}` });
@@ -89,7 +68,10 @@ describe('the payment-link page', () => {
     expect(page.body).toContain('Please correct the fields marked below.');
     expect(page.body).toContain('Enter an e-mail address like name@example.com.');
     expect(page.body).toContain('Enter an amount in NGN, like 5000 or 5000.50.');
-    expect(page.body).not.toMatch(/Ada|Obi|nowhere|801/);
+    // Checked without the page's random references (the link's, and the order's `LNK-` and 24 hex digits), which may
+    // hold "801" or a name's letters by chance.
+    const withoutReferences = page.body.replaceAll(link.reference, '').replace(/LNK-[0-9A-F]{24}/g, '');
+    expect(withoutReferences).not.toMatch(/Ada|Obi|nowhere|801/);
     const made = await app.inject({ method: 'GET', url: `/l/${link.reference}?invalid=nonsense,<b>` });
     expect(made.statusCode).toBe(200);
     expect(made.body).not.toContain('class="error"');
