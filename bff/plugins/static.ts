@@ -29,13 +29,14 @@ export default fp<{ distDir: string; cachePages: boolean; templates?: TemplateSo
       etag: false,
       lastModified: false,
       acceptRanges: false,
-      // This instance's sendFile also serves /embed.js (below), whose address stays the same.
-      setHeaders: (response, filePath) => response.header('cache-control', /[\\/]assets[\\/]/.test(filePath) ? 'public, max-age=31536000, immutable' : 'public, max-age=300'),
+      decorateReply: false,
+      setHeaders: (response) => response.header('cache-control', 'public, max-age=31536000, immutable'),
     });
+    // Everything else under /widget/, and the reply's sendFile (for /embed.js): addresses that stay the same, cached
+    // five minutes, then revalidated.
     await app.register(staticFiles, {
       root: distDir,
       prefix: '/widget/',
-      decorateReply: false,
       index: false,
       wildcard: true,
       preCompressed: true,
@@ -47,8 +48,7 @@ export default fp<{ distDir: string; cachePages: boolean; templates?: TemplateSo
       },
     });
     app.get('/embed.js', { schema: { hide: true } }, async (_request, reply) =>
-      // Cached five minutes, then revalidated (ETag, Last-Modified), which the hashed files' instance leaves out.
-      reply.sendFile('embed.js', distDir, { etag: true, lastModified: true, acceptRanges: true }),
+      reply.sendFile('embed.js', distDir),
     );
     app.decorate('widgetPages', new WidgetPages(templates ?? builtTemplates(distDir, cachePages)));
   },

@@ -63,6 +63,26 @@ describe('what goes on the wire', () => {
     }
   });
 
+  it("serves the hosted pages' stylesheet and script compressed in the encoding the browser asks for, and as they are otherwise", async () => {
+    for (const url of ['/assets/pages.css', '/assets/pages.js']) {
+      const plain = await app.inject({ method: 'GET', url });
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toContain('accept-encoding');
+      for (const [accept, encoding, decode] of [
+        ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+        ['gzip, deflate', 'gzip', gunzipSync],
+        ['br;q=0, gzip', 'gzip', gunzipSync],
+      ] as const) {
+        const answer = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': accept } });
+        expect(answer.headers['content-encoding']).toBe(encoding);
+        expect(answer.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+        expect(decode(answer.rawPayload).toString('utf8')).toBe(plain.body);
+      }
+      expect((await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } })).headers['content-encoding']).toBeUndefined();
+    }
+  });
+
   it('sends short API answers as they are, and never decompresses a request body', async () => {
     const status = await app.inject({ method: 'POST', url: '/checkout/order/status', headers: { 'api-key': keys.publishableKey, 'accept-encoding': 'br, gzip' }, payload: { data: 'x' } });
     expect(status.headers['content-encoding']).toBeUndefined();

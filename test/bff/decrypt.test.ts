@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { constants, privateDecrypt, publicEncrypt, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { CompactEncrypt, importJWK } from 'jose';
@@ -13,6 +12,7 @@ import { deriveRejectionSecret, rejectionMessage, removePkcs1Padding } from '../
 import { RSA_THREAD_NICE, RsaPool, RsaPoolSaturatedError } from '../../bff/crypto/rsa-pool.ts';
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
 import { cleanPlace, drivers, newPlace, type Place } from '../support/app.ts';
+import { threadPriorities } from '../support/processes.ts';
 import {
   encryptJwe,
   encryptJweFor,
@@ -252,13 +252,8 @@ describe.each(drivers)('encrypted request payloads on %s', (driver) => {
       expect(pool.completed).toBe(40);
       // Linux keeps the nice value per thread: the pools' threads (this one's and the app's), and only they, run below
       // the event loop's priority.
-      const niceOf = (task: string) => {
-        const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-      };
-      const ownNice = niceOf(String(process.pid));
-      const lowered = readdirSync('/proc/self/task').map(niceOf).filter((nice) => nice > ownNice);
-      expect(lowered).toEqual(Array.from({ length: pool.liveThreads + app.rsaPool.liveThreads }, () => Math.min(19, ownNice + RSA_THREAD_NICE)));
+      const { own, lowered } = threadPriorities(process.pid);
+      expect(lowered).toEqual(Array.from({ length: pool.liveThreads + app.rsaPool.liveThreads }, () => Math.min(19, own + RSA_THREAD_NICE)));
     } finally {
       await pool.close();
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import pg from 'pg';
 import { cleanPlace, newPlace, TEST_DATABASE_URL } from '../support/app.ts';
 import { card, newReference, orderPayload } from '../support/checkout.ts';
 import { encryptLegacy } from '../support/encrypt.ts';
-import { bannerKeys, HttpClient, startBackendProcess, type BackendProcess } from '../support/processes.ts';
+import { bannerKeys, HttpClient, startBackendProcess, threadPriorities, type BackendProcess } from '../support/processes.ts';
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
 
@@ -129,13 +129,9 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('npm start with WORKERS=2 on
       });
     const statuses = await Promise.all(Array.from({ length: 24 }, post));
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(16);
-    const nice = (pid: number, task: number) => {
-      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    };
     const workers = readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
     expect(workers).toHaveLength(2);
-    const rsaThreads = workers.map((pid) => readdirSync(`/proc/${pid}/task`).filter((task) => nice(pid, Number(task)) > nice(pid, pid)).length);
+    const rsaThreads = workers.map((pid) => threadPriorities(pid).lowered.length);
     const share = Math.max(1, Math.floor(availableParallelism() / 2));
     expect(rsaThreads).toEqual([share, share]);
   });

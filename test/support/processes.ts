@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
@@ -19,6 +19,19 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
     });
   });
+}
+
+/**
+ * The nice value of process `pid` (its main thread's) and those of its threads that run below it: Linux keeps nice
+ * per thread (`/proc/PID/task/TID/stat`, field 19), as the RSA pool's threads use it.
+ */
+export function threadPriorities(pid: number): { own: number; lowered: number[] } {
+  const niceOf = (task: number) => {
+    const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  };
+  const own = niceOf(pid);
+  return { own, lowered: readdirSync(`/proc/${pid}/task`).map((task) => niceOf(Number(task))).filter((nice) => nice > own) };
 }
 
 /** A stand-in checkout page so the processes skip building the widget; these tests are about the API. */
