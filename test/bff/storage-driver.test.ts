@@ -36,6 +36,16 @@ describe.each(drivers)('the storage interface on %s', (driver) => {
     expect(await storage.query('SELECT 1 AS still')).toEqual([{ still: 1 }]);
   });
 
+  it('answers a parameter its type refuses with SQLSTATE 22P02, and answers the same statement rightly just after', async () => {
+    const refused = await storage.query('SELECT $1::int8 AS n', ['twelve']).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Error);
+    expect(refused).toMatchObject({ code: '22P02' });
+    expect(await storage.query('SELECT $1::int8 AS n', [12])).toEqual([{ n: 12 }]);
+    const inside = await storage.transaction((tx) => tx.query('SELECT $1::int8 AS n', ['twelve'])).catch((error: unknown) => error);
+    expect(inside).toMatchObject({ code: '22P02' });
+    expect(await storage.transaction((tx) => tx.query('SELECT $1::int8 AS n', [13]))).toEqual([{ n: 13 }]);
+  });
+
   it('rolls back every statement of a transaction whose work throws, and keeps those of one that succeeds', async () => {
     await expect(
       storage.transaction(async (tx) => {
