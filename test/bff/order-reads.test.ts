@@ -57,6 +57,21 @@ describe.each(drivers)('reading an order with its attempts on %s', (driver) => {
     expect(pending!.transferExpiresAt).toBeInstanceOf(Date);
   });
 
+  it('keeps orders under a unique key led by merchant, mode and reference, so a read by reference descends straight to its order', async () => {
+    // A key led by (merchant, mode, origin) made every read by reference walk all of the merchant's orders of that
+    // mode: status, fee, pay and create grew slower with each order (docs/decisions.md, "Orders found by reference").
+    const keys = await app.storage.query<{ columns: string }>(
+      `SELECT string_agg(a.attname::text, ',' ORDER BY k.position) AS columns
+         FROM pg_index i
+         CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, position)
+         JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+        WHERE i.indrelid = 'orders'::regclass AND i.indisunique
+        GROUP BY i.indexrelid`,
+    );
+    expect(keys.map((key) => key.columns)).toContain('merchant_id,mode,reference,created_by');
+    expect(keys.map((key) => key.columns)).not.toContain('merchant_id,mode,created_by,reference');
+  });
+
   it('finds nothing under a reference no order has', async () => {
     expect(await orders.findOrdersWithAttempts(app.storage, keys.subsidiaryId, 'test', 'NO-SUCH-ORDER')).toEqual([]);
   });
