@@ -44,8 +44,11 @@ const statements = new Map<string, { name: string; parameterTypes: number[] }>()
 let named = 0;
 type BackendMessage = { name: string } & Record<string, unknown>;
 
-/** The channel each `listen` of this thread hears, by listener: what `exchange` hands the notices it reads. */
-const channels = new Map<number, string>();
+/**
+ * Each `listen` of this thread, by listener: the channel it hears (`exchange` hands it the notices it reads) and how
+ * to stop PGlite's own listener (which hears the notices of the rounds PGlite reads).
+ */
+const listeners = new Map<number, { channel: string; stop: () => Promise<void> }>();
 
 /**
  * One round of messages through the database, its answer read by node-postgres's protocol parser: PGlite's own
@@ -72,7 +75,7 @@ async function exchange(message: Uint8Array): Promise<BackendMessage[]> {
 }
 
 function notify({ channel, payload }: NotificationResponseMessage): void {
-  for (const [listener, heard] of channels) if (heard === channel) post({ notice: listener, payload });
+  for (const [listener, heard] of listeners) if (heard.channel === channel) post({ notice: listener, payload });
 }
 
 async function prepare(sql: string): Promise<{ name: string; parameterTypes: number[] }> {
@@ -115,7 +118,6 @@ async function preparedQuery(sql: string, params: unknown[] | undefined, inTrans
 }
 
 const transactions = new Map<number, { tx: Transaction; end: (request: { id: number; commit: boolean }) => void }>();
-const listeners = new Map<number, () => Promise<void>>();
 
 function begin(id: number): void {
   let endId = id;
@@ -156,14 +158,13 @@ async function handle(request: PgliteRequest): Promise<unknown> {
     }
     case 'listen': {
       const listener = request.id;
-      listeners.set(listener, await db.listen(request.channel, (payload) => post({ notice: listener, payload })));
-      channels.set(listener, request.channel);
+      const stop = await db.listen(request.channel, (payload) => post({ notice: listener, payload }));
+      listeners.set(listener, { channel: request.channel, stop });
       return listener;
     }
     case 'unlisten':
-      await listeners.get(request.listener)?.();
+      await listeners.get(request.listener)?.stop();
       listeners.delete(request.listener);
-      channels.delete(request.listener);
       return null;
     case 'close':
       await db.close();

@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { cleanPlace, newPlace, startApp, type Place } from '../support/app.ts';
+import { useTestApp } from '../support/app.ts';
 import { configOf, fakeWidgetDir } from '../support/widget-page.ts';
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
 
 describe('what goes on the wire', () => {
-  let place: Place;
   let app: FastifyInstance;
   let keys: IssuedKeys;
   const widgetDir = fakeWidgetDir();
@@ -22,13 +21,12 @@ describe('what goes on the wire', () => {
     writeFileSync(path.join(widgetDir, 'assets', 'entry-Ab12Cd34.js.gz'), gzipSync(script));
     writeFileSync(path.join(widgetDir, 'custom-elements.json'), JSON.stringify({ schemaVersion: '1.0.0', modules: [] }));
     writeFileSync(path.join(widgetDir, 'embed.js'), 'customElements.define("checkout-widget", class extends HTMLElement {});\n');
-    place = newPlace('pglite');
-    app = await startApp(place, { PUBLIC_BASE_URL: 'http://127.0.0.1:9999', CHECKOUT_WIDGET_DIR: widgetDir });
-    keys = await app.merchants.create({ name: 'Acme Stores', country: 'NG', supportEmail: 's@acme.test', allowedOrigins: [] });
   });
-  afterAll(async () => {
-    await app.close();
-    await cleanPlace(place);
+  // Started after the files above are in place (hooks run in the order they are registered).
+  const test = useTestApp('pglite', { overrides: { PUBLIC_BASE_URL: 'http://127.0.0.1:9999', CHECKOUT_WIDGET_DIR: widgetDir } });
+  beforeAll(async () => {
+    app = test.app;
+    keys = await app.merchants.create({ name: 'Acme Stores', country: 'NG', supportEmail: 's@acme.test', allowedOrigins: [] });
   });
 
   /** A payment-link order's checkout page: the page a customer's phone opens. */
