@@ -81,20 +81,15 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(staticFiles, { distDir: config.widgetDir, cachePages: config.environment === 'production', templates });
   await fastify.register(swagger, { publicBaseUrl: config.publicBaseUrl });
 
-  await fastify.register(healthRoutes);
-  await fastify.register(frequencyRoutes);
-  await fastify.register(bankRoutes);
-  await fastify.register(linkRoutes);
-  await fastify.register(subscriptionRoutes);
-  await fastify.register(keyRoutes);
-  await fastify.register(orderRoutes);
-  await fastify.register(customerRoutes);
-  await fastify.register(paymentRoutes);
-  await fastify.register(refundRoutes);
-  await fastify.register(sandboxRoutes);
-  await fastify.register(webhookRoutes);
+  // The API's routes join the app's own encapsulation context instead of opening one each. Fastify builds a request
+  // and a reply class per context, so endpoints in separate contexts hand its shared functions (hooks, validation,
+  // send) objects of different shapes, and V8 drops their optimized code each time the traffic moves from one
+  // endpoint to another (docs/decisions.md, "One request and reply shape for the API"). The routes that read HTML
+  // forms keep contexts of their own: their body parsers are theirs alone.
+  for (const routes of [healthRoutes, frequencyRoutes, bankRoutes, linkRoutes, subscriptionRoutes, keyRoutes, orderRoutes, customerRoutes, paymentRoutes, refundRoutes, sandboxRoutes, webhookRoutes, resultRoutes]) {
+    await fastify.register(fp(routes));
+  }
   await fastify.register(sandboxIssuerRoutes);
-  await fastify.register(resultRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(subscriptionPageRoutes);
