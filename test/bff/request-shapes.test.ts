@@ -1,4 +1,4 @@
-import { tracingChannel } from 'node:diagnostics_channel';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
@@ -9,8 +9,8 @@ import { createMerchant } from '../support/merchant.ts';
 /**
  * Fastify builds a request and a reply class for each encapsulation context. The API's endpoints share one, so the
  * framework's functions every request runs through see one shape of object whichever endpoint the traffic is on
- * (docs/decisions.md, "One request and reply shape for the API"). Fastify reports each handler it runs, with its
- * request and reply, on the `fastify.request.handler` tracing channel.
+ * (docs/decisions.md, "One request and reply shape for the API"). Fastify reports each handler it starts, with its
+ * request and reply, on its `fastify.request.handler` tracing channel.
  */
 describe('the request and reply objects of the API', () => {
   const context = useTestApp('pglite');
@@ -18,24 +18,21 @@ describe('the request and reply objects of the API', () => {
   let keys: IssuedKeys;
   let client: CheckoutClient;
   const seen: { route: string; request: object; reply: object }[] = [];
-  const channel = tracingChannel<unknown, { request: object; reply: object; route: { url: string; method: string } }>('fastify.request.handler');
-  const subscriber = {
-    start: (message: { request: object; reply: object; route: { url: string; method: string } }) =>
-      seen.push({ route: `${message.route.method} ${message.route.url}`, request: Object.getPrototypeOf(message.request), reply: Object.getPrototypeOf(message.reply) }),
-    end: () => undefined,
-    asyncStart: () => undefined,
-    asyncEnd: () => undefined,
-    error: () => undefined,
+  /** Fastify publishes each handler it starts on its tracing channel's start event. */
+  const HANDLER_START = 'tracing:fastify.request.handler:start';
+  const onHandlerStart = (message: unknown) => {
+    const { request, reply, route } = message as { request: object; reply: object; route: { url: string; method: string } };
+    seen.push({ route: `${route.method} ${route.url}`, request: Object.getPrototypeOf(request), reply: Object.getPrototypeOf(reply) });
   };
 
   beforeAll(async () => {
     app = context.app;
     keys = await createMerchant(app);
     client = new CheckoutClient(app, keys);
-    channel.subscribe(subscriber);
+    subscribe(HANDLER_START, onHandlerStart);
   });
 
-  afterAll(() => channel.unsubscribe(subscriber));
+  afterAll(() => unsubscribe(HANDLER_START, onHandlerStart));
 
   it('are of one class on every endpoint, whichever module declares it', async () => {
     const reference = await client.newOrder();
