@@ -101,7 +101,7 @@ describe('the compiled server', () => {
       const servers = serverProcesses();
       expect(servers.length).toBeGreaterThanOrEqual(1);
       for (const server of servers) {
-        expect(server.args.slice(1)).toEqual(['--optimize-for-size', '--no-flush-bytecode', 'bff/launch.mjs', 'start']);
+        expect(server.args.slice(1)).toEqual(['--optimize-for-size', '--no-flush-bytecode', '--no-allocation-site-pretenuring', 'bff/launch.mjs', 'start']);
         expect(server.environment).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_TRIM_THRESHOLD_=131072', 'MALLOC_MMAP_THRESHOLD_=32768']));
       }
       const health = await fetch(`http://127.0.0.1:${port}/health`);
