@@ -1,4 +1,4 @@
-import { createDecipheriv, createHash, createPrivateKey, createPublicKey, createSecretKey, diffieHellman, generateKeyPair, type KeyObject } from 'node:crypto';
+import { createDecipheriv, createECDH, createHash, createPrivateKey, createPublicKey, createSecretKey, generateKeyPair, type ECDH, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { calculateJwkThumbprint } from 'jose';
 import { JWE_CONTENT_ENCRYPTION, type EncryptionJwk, type JweKeyAlgorithm } from '../../shared/keys.ts';
@@ -6,8 +6,8 @@ import { generateRsaKeyPair } from './gateway-key.ts';
 
 /**
  * The modern scheme (protocol.md 3.2): JWE compact serialization, `ECDH-ES+A256KW` on P-256 or `RSA-OAEP-256`,
- * content always `A256GCM`. ECDH-ES runs on node:crypto, its key agreement on libuv's thread pool (below: a third of
- * jose's WebCrypto path, whose key import alone cost more than the whole unwrap here). RSA-OAEP is split: the private
+ * content always `A256GCM`. ECDH-ES runs synchronously on node:crypto (below: a third of jose's WebCrypto path,
+ * whose key import alone cost more than the whole unwrap here). RSA-OAEP is split: the private
  * operation runs in the RSA worker pool like the legacy one, so all RSA work shares one bounded pool with a
  * thread per core (concurrent WebCrypto RSA jobs on one key contend for a lock in Node 20, and share libuv's four
  * threads with file I/O); the A256GCM content step is below, all RFC 7516 section 5.2 asks for with these parameters.
@@ -86,11 +86,13 @@ export function splitCompactJwe(data: string): CompactJwe | undefined {
   };
 }
 
-/** A P-256 private key ready for ECDH, parsed once per key. */
-export function ecdhPrivateKey(pkcs8Der: Buffer): KeyObject {
-  const key = createPrivateKey({ key: pkcs8Der, format: 'der', type: 'pkcs8' });
-  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error('ECDH key is not a P-256 private key');
-  return key;
+/** A P-256 private key ready for ECDH: parsed once per key, then each unwrap is one scalar multiplication. */
+export function ecdhPrivateKey(pkcs8Der: Buffer): ECDH {
+  const jwk = createPrivateKey({ key: pkcs8Der, format: 'der', type: 'pkcs8' }).export({ format: 'jwk' });
+  if (jwk.crv !== 'P-256' || !jwk.d) throw new Error('ECDH key is not a P-256 private key');
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(Buffer.from(jwk.d, 'base64url'));
+  return ecdh;
 }
 
 const AES_KW_IV = Buffer.from('A6A6A6A6A6A6A6A6', 'hex');
@@ -102,32 +104,14 @@ const uint32 = (value: number) => {
   return buffer;
 };
 
-/** SubjectPublicKeyInfo up to the key bits: id-ecPublicKey on P-256, then a 65-byte BIT STRING (an uncompressed point). */
-const P256_SPKI_PREFIX = Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex');
-
-/**
- * The ephemeral public key of the header as a KeyObject; undefined unless it is a P-256 EC JWK whose point is on the
- * curve (OpenSSL refuses to read a point off it, the point at infinity included).
- */
-function ephemeralKey(epk: unknown): KeyObject | undefined {
+/** The ephemeral public key of the header as an uncompressed point; undefined unless it is a P-256 EC JWK. */
+function ephemeralPoint(epk: unknown): Buffer | undefined {
   if (epk === null || typeof epk !== 'object') return undefined;
   const { kty, crv, x, y } = epk as Record<string, unknown>;
   if (kty !== 'EC' || crv !== 'P-256' || typeof x !== 'string' || typeof y !== 'string') return undefined;
   const [X, Y] = [Buffer.from(x, 'base64url'), Buffer.from(y, 'base64url')];
   if (X.length !== 32 || Y.length !== 32) return undefined;
-  try {
-    return createPublicKey({ key: Buffer.concat([P256_SPKI_PREFIX, Buffer.from([0x04]), X, Y]), format: 'der', type: 'spki' });
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The ECDH shared secret, computed on libuv's thread pool: the event loop pays only for handing it over, about half
- * of the step's CPU (docs/decisions.md, "The ECDH-ES step off the event loop").
- */
-function sharedSecret(privateKey: KeyObject, publicKey: KeyObject): Promise<Buffer> {
-  return new Promise((resolve, reject) => diffieHellman({ privateKey, publicKey }, (error, secret) => (error ? reject(error) : resolve(secret))));
+  return Buffer.concat([Buffer.from([0x04]), X, Y]);
 }
 
 /** Optional base64url header member (`apu`, `apv`) as bytes; undefined when present but not a string. */
@@ -138,23 +122,22 @@ function partyInfo(value: unknown): Buffer | undefined {
 
 /**
  * ECDH-ES+A256KW with A256GCM (RFC 7518 section 4.6, RFC 7516 section 5.2); undefined for any failure. The
- * ephemeral point must be on the curve (reading it as a key checks that), the shared
+ * ephemeral point is checked to be on the curve by the ECDH step itself (a point off the curve throws), the shared
  * secret goes through the Concat KDF (SHA-256, one round for 256 bits) with the algorithm id, `apu`, `apv` and the
  * key length, the content key is unwrapped with AES key wrap (whose integrity check fails for a wrong key), and
  * the content is opened with A256GCM. Compression and critical extensions are refused.
  */
-export async function decryptEcdhJwe(data: string, privateKey: KeyObject): Promise<Uint8Array | undefined> {
+export function decryptEcdhJwe(data: string, privateKey: ECDH): Uint8Array | undefined {
   const jwe = splitCompactJwe(data);
   if (!jwe) return undefined;
   const { header } = jwe;
   if (header.alg !== 'ECDH-ES+A256KW' || header.enc !== JWE_CONTENT_ENCRYPTION || header.zip !== undefined || header.crit !== undefined) return undefined;
   if (jwe.iv.length !== 12 || jwe.tag.length !== 16 || jwe.encryptedKey.length !== 40) return undefined;
+  const point = ephemeralPoint(header.epk);
   const [apu, apv] = [partyInfo(header.apu), partyInfo(header.apv)];
-  if (!apu || !apv) return undefined;
-  const publicKey = ephemeralKey(header.epk);
-  if (!publicKey) return undefined;
+  if (!point || !apu || !apv) return undefined;
   try {
-    const shared = await sharedSecret(privateKey, publicKey);
+    const shared = privateKey.computeSecret(point);
     const otherInfo = Buffer.concat([lengthPrefixed(Buffer.from('ECDH-ES+A256KW', 'ascii')), lengthPrefixed(apu), lengthPrefixed(apv), uint32(256)]);
     const kek = createHash('sha256').update(uint32(1)).update(shared).update(otherInfo).digest();
     // Keys go in as KeyObjects: given raw bytes, Node 24 spends about 8 us checking them on every call, against 2 us
