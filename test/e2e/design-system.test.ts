@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, newPage, screenshot } from './support/browser.ts';
+import { chooseMethod, launchBrowser, newPage, screenshot } from './support/browser.ts';
 import { serverCall } from './support/server.ts';
 
 /**
@@ -74,8 +74,7 @@ describe('one design system for the hosted pages and the widget', () => {
     const formButton = await looks(page.getByRole('button', { name: 'Continue to payment' }));
     const formField = await looks(page.getByLabel('First name'));
     await fillForm(page);
-    await page.getByRole('radio', { name: /^Card/ }).check();
-    await page.getByRole('button', { name: 'Continue with card' }).click();
+    await chooseMethod(page, 'Card');
     const payButton = await looks(page.getByRole('button', { name: /^Pay / }));
     const cardField = await looks(page.getByLabel('Name on card'));
     expect(formButton).toEqual(payButton);

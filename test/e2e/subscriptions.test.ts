@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticate, launchBrowser, newPage, payByCard, screenshot } from './support/browser.ts';
+import { authenticate, chooseMethod, launchBrowser, newPage, payByCard, screenshot } from './support/browser.ts';
 import { serverCall, startServer, verifyOrder, type RunningServer } from './support/server.ts';
 
 const WEEK_SECONDS = 7 * 24 * 3600;
@@ -56,11 +56,7 @@ describe('a subscription through a SUB link page', () => {
     await widgetPlan.waitFor();
     expect(text(await widgetPlan.textContent())).toMatch(/^Subscription: (₦|NGN )5,000\.00 every week, 4 payments, next on /);
     expect(await page.getByRole('radio', { name: /^Bank transfer/ }).count()).toBe(0);
-    const cardOption = page.getByRole('radio', { name: /^Card/ });
-    if ((await cardOption.count()) > 0) {
-      await cardOption.check();
-      await page.getByRole('button', { name: 'Continue with card' }).click();
-    }
+    if ((await page.getByRole('radio', { name: /^Card/ }).count()) > 0) await chooseMethod(page, 'Card');
     await screenshot(page, 'subscription-checkout');
     await payByCard(page, '4242 4242 4242 4242');
     await page.getByRole('heading', { name: 'Authenticate your payment' }).waitFor();

@@ -127,8 +127,15 @@ export function logEntry(page: Page, event: string, source?: string, reference?:
   return page.locator(`#event-log li[data-event="${event}"]${filters}`);
 }
 
+/**
+ * Chooses a payment method and continues. The choice asks for its fee quote, and the quote's arrival grows the page
+ * (and a framed checkout's frame, which a modal dialog then centres again), moving the button: a click aimed while
+ * it moves lands beside it. So the click waits for the quote and, in a frame, for the frame to stop moving.
+ */
 export async function chooseMethod(checkout: Surface, method: 'Card' | 'Bank transfer'): Promise<void> {
   await checkout.getByRole('radio', { name: new RegExp(`^${method}`) }).check();
+  await checkout.locator('[data-total]').waitFor();
+  if ('owner' in checkout) await settled(checkout.owner());
   await checkout.getByRole('button', { name: method === 'Card' ? 'Continue with card' : 'Get account details' }).click();
 }
 
