@@ -58,9 +58,14 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: total - fields[3]! - fields[4]!, total };
 }
 
+/** The fields of a /proc stat file after the command name, from the state on (utime is [11], stime [12], nice [16]). */
+function statFields(file: string): string[] {
+  const stat = readFileSync(file, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 function processCost(pid: number): { cpuMs: number; rssMiB: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(`/proc/${pid}/stat`);
   const ticks = Number(fields[11]) + Number(fields[12]);
   const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return { cpuMs: (ticks * 1000) / TICKS_PER_SECOND, rssMiB: Number(rss ?? 0) / 1024 };
@@ -72,8 +77,7 @@ function processCost(pid: number): { cpuMs: number; rssMiB: number } {
  */
 function rsaThreadsCpuMs(pid: number): number {
   const threadStat = (tid: string) => {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(`/proc/${pid}/task/${tid}/stat`);
     return { ticks: Number(fields[11]) + Number(fields[12]), nice: Number(fields[16]) };
   };
   const mainNice = threadStat(String(pid)).nice;
