@@ -27,7 +27,9 @@ import { chainFloorMs, measurePhone, PHONE, type PhoneRun, type PhoneSample } fr
  * requests per scenario (bounded in time too). Repetitions are interleaved across scenarios and medians quoted.
  * Bounds measured in the same run: bare Fastify (GET, validated POST) in a process of its own, the RSA-4096 private
  * operation on one and two threads, the ECDH-ES unwrap, and the exact statements of status on the same driver.
- * Server CPU per request comes from /proc (user + system time of the server process over the scenario).
+ * Server CPU per request comes from /proc (user + system time of the server process over the scenario), and so does
+ * the part of it on each process's main thread: one thread runs a process's event loop, so that part caps the rate
+ * one process can serve however idle the other core is.
  *
  * `npm run bench -- --write` also puts the table into BENCHMARKS.md, between its bench markers.
  */
@@ -46,7 +48,8 @@ const UNLIMITED = { RATE_LIMIT_PER_IP: '100000000', RATE_LIMIT_PER_KEY: '1000000
 
 /** `cores`: where the machine's cores went during the load, as shares of all of them (server processes, this load generator, the rest: the database server and anything else). */
 /** `rsaCpuMsPerRequest`: the part of `cpuMsPerRequest` spent on the RSA pool's threads. */
-type Sample = { rps: number; p50: number; p99: number; cpuMsPerRequest: number; rsaCpuMsPerRequest: number; rssMiB: number; /** Each server process's RSS at the load's end. */ processRssMiB: number[]; failed: number; cores: { busy: number; server: number; client: number } };
+/** `eventLoopCpuMsPerRequest`: the part spent on the server processes' main threads, their event loops; `eventLoops`, how many served the load. */
+type Sample = { rps: number; p50: number; p99: number; cpuMsPerRequest: number; rsaCpuMsPerRequest: number; eventLoopCpuMsPerRequest: number; eventLoops: number; rssMiB: number; /** Each server process's RSS at the load's end. */ processRssMiB: number[]; failed: number; cores: { busy: number; server: number; client: number } };
 type Line = { name: string; /** Only the latency is this line's: the server's CPU and memory belong to the load beside it. */ latencyOnly?: boolean; bound?: { name: string; rate: number; share: number }; target?: { text: string; met: (median: Sample) => boolean; /** The rate it asks for, when it asks for one. */ rate?: number }; samples: Sample[] };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -62,6 +65,12 @@ function machineTicks(): { busy: number; total: number } {
 function statFields(file: string): string[] {
   const stat = readFileSync(file, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** CPU time of the process's main thread: its event loop, with the JavaScript it runs and the collector's pauses. */
+function mainThreadCpuMs(pid: number): number {
+  const fields = statFields(`/proc/${pid}/task/${pid}/stat`);
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
 function processCost(pid: number): { cpuMs: number; rssMiB: number } {
@@ -110,6 +119,7 @@ async function load(
   }
   const before = options.pids.map(processCost);
   const rsaBefore = options.pids.map(rsaThreadsCpuMs);
+  const loopsBefore = options.pids.map(mainThreadCpuMs);
   const machineBefore = machineTicks();
   const clientBefore = process.cpuUsage();
   let sampledAt = 0;
@@ -150,6 +160,7 @@ async function load(
   if (failed > Math.max(2, requests / 100)) throw new Error(`${failed} of ${requests} requests of the load failed (not 2xx, an error or a timeout)`);
   const after = options.pids.map(processCost);
   const rsaMs = options.pids.reduce((sum, pid, index) => sum + rsaThreadsCpuMs(pid) - rsaBefore[index]!, 0);
+  const loopsMs = options.pids.map((pid, index) => mainThreadCpuMs(pid) - loopsBefore[index]!);
   const machine = sampled?.machine ?? machineTicks();
   const client = sampled?.client ?? process.cpuUsage(clientBefore);
   const serverCpuMs = (sampled?.servers ?? after).reduce((sum, cost, index) => sum + cost.cpuMs - before[index]!.cpuMs, 0);
@@ -162,6 +173,9 @@ async function load(
     p99: Math.max(...results.map((result) => result.latency.p99)),
     cpuMsPerRequest: cpuMs / requests,
     rsaCpuMsPerRequest: Math.max(0, rsaMs) / requests,
+    eventLoopCpuMsPerRequest: loopsMs.reduce((sum, ms) => sum + ms, 0) / requests,
+    // A cluster's primary only hands connections over: the event loops that served are those that did real work.
+    eventLoops: Math.max(1, loopsMs.filter((ms) => ms >= 0.1 * Math.max(...loopsMs)).length),
     cores: (() => {
       const totalMs = ((machine.total - machineBefore.total) * 1000) / TICKS_PER_SECOND;
       return {
@@ -408,7 +422,7 @@ async function scenarios(driver: Driver, bounds: Record<string, number>): Promis
       pids,
       expect: (body) => ok('01')(body) || ok('00')(body),
     });
-    keep(createAndPay, { ...pairSample, rps: pairSample.rps / 2, cpuMsPerRequest: pairSample.cpuMsPerRequest * 2, rsaCpuMsPerRequest: pairSample.rsaCpuMsPerRequest * 2 });
+    keep(createAndPay, { ...pairSample, rps: pairSample.rps / 2, cpuMsPerRequest: pairSample.cpuMsPerRequest * 2, rsaCpuMsPerRequest: pairSample.rsaCpuMsPerRequest * 2, eventLoopCpuMsPerRequest: pairSample.eventLoopCpuMsPerRequest * 2 });
     keep(health, await load(urls, { amount: 6000 * warming * SCALE, requests: [{ method: 'GET', path: '/health' }], pids, expect: () => true }));
   }
   return [status, coldStatus, legacyStatus, feeLine, createAndPay, health, healthBesideLegacy];
@@ -521,8 +535,8 @@ const table = [
   `| status statement (order with its payments and refunds), PGlite, in process | ${fixed(bounds['statements PGlite']!)} /s |`,
   ...(DATABASE_URL ? [`| status statement (order with its payments and refunds), PostgreSQL, in process | ${fixed(bounds['statements PostgreSQL']!)} /s |`] : []),
   '',
-  '| endpoint | req/s | p50 ms | p99 ms | server CPU ms/req | RSS MiB | both cores busy: server + load generator + rest (database) | failed | share of its bound | target |',
-  '|---|---|---|---|---|---|---|---|---|---|',
+  '| endpoint | req/s | p50 ms | p99 ms | server CPU ms/req | of it on the event loop, ms/req (the loop busy) | RSS MiB | both cores busy: server + load generator + rest (database) | failed | share of its bound | target |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
   ...lines.map((line) => {
     const m = {
       rps: median(line.samples.map((s) => s.rps)),
@@ -530,6 +544,8 @@ const table = [
       p99: median(line.samples.map((s) => s.p99)),
       cpuMsPerRequest: median(line.samples.map((s) => s.cpuMsPerRequest)),
       rsaCpuMsPerRequest: median(line.samples.map((s) => s.rsaCpuMsPerRequest)),
+      eventLoopCpuMsPerRequest: median(line.samples.map((s) => s.eventLoopCpuMsPerRequest)),
+      eventLoops: Math.max(...line.samples.map((s) => s.eventLoops)),
       rssMiB: Math.max(...line.samples.map((s) => s.rssMiB)),
       processRssMiB: line.samples.flatMap((s) => s.processRssMiB),
       failed: line.samples.reduce((sum, s) => sum + s.failed, 0),
@@ -554,14 +570,19 @@ const table = [
     // At the asked rate, the CPU a request's other work could have once the RSA threads and the load generator have theirs.
     const rest = line.target?.rate ? (cpus().length * (1 - m.cores.client) * 1000 - line.target.rate * m.rsaCpuMsPerRequest) / line.target.rate : 0;
     const restShare = rsaSplit && line.target?.rate ? `; at that rate the rest could have ${fixed(Math.max(0, rest), 2)} ms a request` : '';
+    // One thread per process runs the event loop, whatever the cores have left: its CPU per request caps the rate.
+    const loopBusy = (m.rps * m.eventLoopCpuMsPerRequest) / (m.eventLoops * 1000);
+    const loopCap = m.eventLoopCpuMsPerRequest > 0 ? (m.eventLoops * 1000) / m.eventLoopCpuMsPerRequest : 0;
+    const loopShare = `; the event loop${m.eventLoops > 1 ? 's' : ''} ran ${fixed(m.eventLoopCpuMsPerRequest, 2)} ms a request, ${percent(loopBusy)}% busy: at most ${fixed(loopCap)} req/s from ${m.eventLoops > 1 ? `${m.eventLoops} processes` : 'one process'}`;
     const saturated =
       needed !== undefined
-        ? ` (at ${fixed(m.cpuMsPerRequest, 2)} ms of server CPU${rsaSplit}${withDatabase ? ` and ${fixed(databaseMs, 2)} ms of the database's` : ''} per request, ${fixed(line.target!.rate!)} req/s needs ${fixed(needed, 2)} of the ${cpus().length} cores for the ${withDatabase ? 'server and its database' : 'server alone'}${restShare}; the cores were ${percent(m.cores.busy)}% busy)`
+        ? ` (at ${fixed(m.cpuMsPerRequest, 2)} ms of server CPU${rsaSplit}${withDatabase ? ` and ${fixed(databaseMs, 2)} ms of the database's` : ''} per request, ${fixed(line.target!.rate!)} req/s needs ${fixed(needed, 2)} of the ${cpus().length} cores for the ${withDatabase ? 'server and its database' : 'server alone'}${restShare}; the cores were ${percent(m.cores.busy)}% busy${loopShare})`
         : !line.latencyOnly && m.cores.busy >= 0.9
           ? ` (cores ${percent(m.cores.busy)}% busy)`
           : '';
     const target = line.target ? `${line.target.text}: **${line.target.met(m) ? 'met' : 'missed'}**${line.target.met(m) ? '' : saturated}` : '';
-    const cost = line.latencyOnly ? '| | |' : `| ${fixed(m.cpuMsPerRequest, 2)} | ${fixed(m.rssMiB)} | ${cores} |`;
+    const loop = `${fixed(m.eventLoopCpuMsPerRequest, 2)} (${percent(loopBusy)}%)`;
+    const cost = line.latencyOnly ? '| | | | |' : `| ${fixed(m.cpuMsPerRequest, 2)} | ${loop} | ${fixed(m.rssMiB)} | ${cores} |`;
     return `| ${line.name} | ${fixed(m.rps)} | ${fixed(m.p50, 1)} | ${fixed(m.p99, 1)} ${cost} ${m.failed} | ${bound} | ${target} |`;
   }),
   '',
