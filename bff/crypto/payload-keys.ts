@@ -1,4 +1,4 @@
-import type { ECDH } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { CompactEncrypt, importJWK } from 'jose';
 import { isJweKeyAlgorithm, JWE_KEY_ALGORITHMS, type EncryptionJwk } from '../../shared/keys.ts';
 import type { Mode } from './api-keys.ts';
@@ -38,7 +38,7 @@ class BoundedCache<K, V> {
 
 export class PayloadKeys {
   readonly #privateDer = new BoundedCache<number, Buffer>(MAX_CACHED_KEYS);
-  readonly #ecdhKeys = new BoundedCache<number, ECDH>(MAX_CACHED_KEYS);
+  readonly #ecdhKeys = new BoundedCache<number, KeyObject>(MAX_CACHED_KEYS);
   readonly #publicJwks = new BoundedCache<number, EncryptionJwk>(MAX_CACHED_KEYS);
 
   constructor(
@@ -86,7 +86,7 @@ export class PayloadKeys {
   }
 
   /** The ECDH private key, parsed once: each unwrap is then synchronous node:crypto work. */
-  ecdhKey(key: StoredKey): ECDH {
+  ecdhKey(key: StoredKey): KeyObject {
     return this.#ecdhKeys.get(key.id) ?? this.#ecdhKeys.set(key.id, ecdhPrivateKey(unseal(this.masterKey, key.privateKeySealed)));
   }
 }
