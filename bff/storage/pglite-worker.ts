@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { DatabaseError, type NotificationResponseMessage } from 'pg-protocol/dist/messages.js';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import { INT8_OID, parseInt8 } from './storage.ts';
-import type { PgliteReply, PgliteRequest, PgliteWorkerData, SentError } from './pglite-thread.ts';
+import { batchedPost, type PgliteReply, type PgliteRequest, type PgliteWorkerData, type SentError } from './pglite-thread.ts';
 
 /**
  * The thread that owns an embedded database (see `pglite-thread.ts`): it runs each request it is sent on its PGlite
@@ -12,7 +12,7 @@ import type { PgliteReply, PgliteRequest, PgliteWorkerData, SentError } from './
  */
 const port = parentPort!;
 const { dataDir, startParams } = workerData as PgliteWorkerData;
-const post = (reply: PgliteReply) => port.postMessage(reply);
+const post = batchedPost<PgliteReply>((batch) => port.postMessage(batch));
 
 /** What the caller may act on (the SQLSTATE code, the constraint); never the statement's parameters. */
 function sendable(error: unknown): SentError {
@@ -31,6 +31,7 @@ try {
   post({ id: 0, ok: true, value: null });
 } catch (error) {
   post({ id: 0, ok: false, error: sendable(error) });
+  post.flush();
   process.exit(1);
 }
 
@@ -172,11 +173,13 @@ async function handle(request: PgliteRequest): Promise<unknown> {
   }
 }
 
-port.on('message', (request: PgliteRequest) => {
+function receive(request: PgliteRequest): void {
   if (request.op === 'begin') return begin(request.id);
   handle(request).then(
     // `end` answers once its COMMIT or ROLLBACK has run (in `begin`).
     (value) => value !== undefined && post({ id: request.id, ok: true, value }),
     (error: unknown) => post({ id: request.id, ok: false, error: sendable(error) }),
   );
-});
+}
+
+port.on('message', (requests: PgliteRequest[]) => requests.forEach(receive));
