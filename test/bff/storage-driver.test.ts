@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage, storageOptions } from '../../bff/storage/open.ts';
+import { batchedPost } from '../../bff/storage/pglite-thread.ts';
 import type { Storage } from '../../bff/storage/storage.ts';
 import { cleanPlace, drivers, newPlace, testConfig, type Place } from '../support/app.ts';
 import { ROOT } from '../e2e/support/server.ts';
@@ -22,6 +23,17 @@ describe.each(drivers)('the storage interface on %s', (driver) => {
   afterAll(async () => {
     await storage?.close();
     if (place) await cleanPlace(place);
+  });
+
+  it('answers statements asked in the same turn each with its own rows, and fails only the one that fails', async () => {
+    const asked = Array.from({ length: 40 }, (_, index) =>
+      index === 17 ? storage.query('SELECT 1 FROM no_such_table').catch((error: unknown) => error) : storage.query<{ n: number }>('SELECT $1::int AS n', [index]),
+    );
+    const answers = await Promise.all(asked);
+    answers.forEach((answer, index) => {
+      if (index === 17) expect((answer as { code?: string }).code).toBe('42P01');
+      else expect(answer).toEqual([{ n: index }]);
+    });
   });
 
   it('answers a duplicate key with SQLSTATE 23505 and its constraint, outside and inside a transaction', async () => {
@@ -136,5 +148,23 @@ describe('the embedded database', () => {
     } finally {
       await cleanPlace(place);
     }
+  });
+});
+
+describe('messages between the embedded database thread and the event loop', () => {
+  it('go as one batch per turn of the event loop, in the order they were sent, and at once when flushed', async () => {
+    const sent: number[][] = [];
+    const post = batchedPost<number>((batch) => sent.push(batch));
+    post(1);
+    post(2);
+    post(3);
+    expect(sent).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual([[1, 2, 3]]);
+    post(4);
+    post.flush();
+    expect(sent).toEqual([[1, 2, 3], [4]]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toEqual([[1, 2, 3], [4]]);
   });
 });
