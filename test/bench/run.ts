@@ -46,9 +46,11 @@ const TICKS_PER_SECOND = 100;
 /** The benchmark is one client sending thousands of requests: the abuse limits stay out of what it measures. */
 const UNLIMITED = { RATE_LIMIT_PER_IP: '100000000', RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_FAILURES_PER_IP: '100000000', LOG_LEVEL: 'warn' };
 
-/** `cores`: where the machine's cores went during the load, as shares of all of them (server processes, this load generator, the rest: the database server and anything else). */
-/** `rsaCpuMsPerRequest`: the part of `cpuMsPerRequest` spent on the RSA pool's threads. */
-/** `eventLoopCpuMsPerRequest`: the part spent on the server processes' main threads, their event loops; `eventLoops`, how many served the load. */
+/**
+ * `cores`: where the machine's cores went during the load, as shares of all of them (server processes, this load
+ * generator, the rest: the database server and anything else). `rsaCpuMsPerRequest`: the part of `cpuMsPerRequest` spent on the RSA pool's threads. `eventLoopCpuMsPerRequest`: the
+ * part spent on the server processes' main threads, their event loops; `eventLoops`, how many served the load.
+ */
 type Sample = { rps: number; p50: number; p99: number; cpuMsPerRequest: number; rsaCpuMsPerRequest: number; eventLoopCpuMsPerRequest: number; eventLoops: number; rssMiB: number; /** Each server process's RSS at the load's end. */ processRssMiB: number[]; failed: number; cores: { busy: number; server: number; client: number } };
 type Line = { name: string; /** Only the latency is this line's: the server's CPU and memory belong to the load beside it. */ latencyOnly?: boolean; bound?: { name: string; rate: number; share: number }; target?: { text: string; met: (median: Sample) => boolean; /** The rate it asks for, when it asks for one. */ rate?: number }; samples: Sample[] };
 
@@ -61,45 +63,35 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: total - fields[3]! - fields[4]!, total };
 }
 
-/** The fields of a /proc stat file after the command name, from the state on (utime is [11], stime [12], nice [16]). */
-function statFields(file: string): string[] {
+/** CPU time and nice value from a /proc stat file (utime and stime are the 12th and 13th fields after the command name, nice the 17th). */
+function statOf(file: string): { cpuMs: number; nice: number } {
   const stat = readFileSync(file, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
-/** CPU time of the process's main thread: its event loop, with the JavaScript it runs and the collector's pauses. */
-function mainThreadCpuMs(pid: number): number {
-  const fields = statFields(`/proc/${pid}/task/${pid}/stat`);
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND, nice: Number(fields[16]) };
 }
 
 function processCost(pid: number): { cpuMs: number; rssMiB: number } {
-  const fields = statFields(`/proc/${pid}/stat`);
-  const ticks = Number(fields[11]) + Number(fields[12]);
   const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return { cpuMs: (ticks * 1000) / TICKS_PER_SECOND, rssMiB: Number(rss ?? 0) / 1024 };
+  return { cpuMs: statOf(`/proc/${pid}/stat`).cpuMs, rssMiB: Number(rss ?? 0) / 1024 };
 }
 
 /**
- * CPU time of the process's RSA pool threads: the threads running at a nice value above their process's main thread
- * (the pool lowers its threads' priority, bff/crypto/rsa-pool.ts), which no other thread of the server does.
+ * CPU time of two of the process's threads: its main thread (the event loop, with the JavaScript it runs and the
+ * collector's pauses) and its RSA pool threads, the threads running at a nice value above the main thread's (the pool
+ * lowers its threads' priority, bff/crypto/rsa-pool.ts), which no other thread of the server does.
  */
-function rsaThreadsCpuMs(pid: number): number {
-  const threadStat = (tid: string) => {
-    const fields = statFields(`/proc/${pid}/task/${tid}/stat`);
-    return { ticks: Number(fields[11]) + Number(fields[12]), nice: Number(fields[16]) };
-  };
-  const mainNice = threadStat(String(pid)).nice;
-  let ticks = 0;
+function threadsCpuMs(pid: number): { eventLoop: number; rsa: number } {
+  const main = statOf(`/proc/${pid}/task/${pid}/stat`);
+  let rsa = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      const thread = threadStat(tid);
-      if (thread.nice > mainNice) ticks += thread.ticks;
+      const thread = statOf(`/proc/${pid}/task/${tid}/stat`);
+      if (thread.nice > main.nice) rsa += thread.cpuMs;
     } catch {
       // The thread ended between the listing and the read; an ended pool thread's time is not counted.
     }
   }
-  return (ticks * 1000) / TICKS_PER_SECOND;
+  return { eventLoop: main.cpuMs, rsa };
 }
 
 /**
@@ -118,8 +110,7 @@ async function load(
     if (!options.expect(text)) throw new Error(`unexpected answer to ${first.path}: ${text.slice(0, 300)}`);
   }
   const before = options.pids.map(processCost);
-  const rsaBefore = options.pids.map(rsaThreadsCpuMs);
-  const loopsBefore = options.pids.map(mainThreadCpuMs);
+  const threadsBefore = options.pids.map(threadsCpuMs);
   const machineBefore = machineTicks();
   const clientBefore = process.cpuUsage();
   let sampledAt = 0;
@@ -159,8 +150,12 @@ async function load(
   // A load's last requests can be cut when autocannon reaches its count; more than that is a broken run.
   if (failed > Math.max(2, requests / 100)) throw new Error(`${failed} of ${requests} requests of the load failed (not 2xx, an error or a timeout)`);
   const after = options.pids.map(processCost);
-  const rsaMs = options.pids.reduce((sum, pid, index) => sum + rsaThreadsCpuMs(pid) - rsaBefore[index]!, 0);
-  const loopsMs = options.pids.map((pid, index) => mainThreadCpuMs(pid) - loopsBefore[index]!);
+  const threads = options.pids.map((pid, index) => {
+    const now = threadsCpuMs(pid);
+    return { eventLoop: now.eventLoop - threadsBefore[index]!.eventLoop, rsa: now.rsa - threadsBefore[index]!.rsa };
+  });
+  const rsaMs = threads.reduce((sum, thread) => sum + thread.rsa, 0);
+  const loopsMs = threads.map((thread) => thread.eventLoop);
   const machine = sampled?.machine ?? machineTicks();
   const client = sampled?.client ?? process.cpuUsage(clientBefore);
   const serverCpuMs = (sampled?.servers ?? after).reduce((sum, cost, index) => sum + cost.cpuMs - before[index]!.cpuMs, 0);
