@@ -26,6 +26,15 @@ export class RsaPoolSaturatedError extends Error {
  */
 export const RSA_THREAD_NICE = 10;
 
+/**
+ * The bytes of a view in an array buffer of their own. A message to a thread carries a view's whole buffer, and
+ * Node's small Buffers (a key unsealed with `Buffer.concat`, a ciphertext decoded from base64) are views into a
+ * shared 8 KiB pool: each task would copy 16 KiB twice instead of 3.
+ */
+function ownBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+}
+
 export type RsaPoolOptions = { threads?: number; maxQueue?: number; queuePerThread?: number };
 
 export class RsaPool {
@@ -59,7 +68,7 @@ export class RsaPool {
   async decrypt(operation: RsaOperation, keyId: number, der: Uint8Array, input: Uint8Array): Promise<Uint8Array | undefined> {
     if (this.#pool.queueSize >= this.maxQueue) throw new RsaPoolSaturatedError();
     this.#submitted += 1;
-    const result = await this.#pool.run({ operation, keyId, der, input });
+    const result = await this.#pool.run({ operation, keyId, der: ownBytes(der), input: ownBytes(input) });
     return result ?? undefined;
   }
 

@@ -342,6 +342,14 @@ describe('the RSA worker pool', () => {
     expect(Buffer.from((await pool.decrypt('oaep-sha256', 1, der, oaep))!)).toEqual(Buffer.from('key'));
   });
 
+  it('reads a key and a block that are views inside larger buffers, as pooled small Buffers are', async () => {
+    const block = pkcs1Block(Buffer.from('in a view'), { blockLength: 256 });
+    const encrypted = publicEncrypt({ key: publicKey, padding: constants.RSA_NO_PADDING }, block);
+    const inside = (bytes: Buffer) => Buffer.concat([Buffer.alloc(7, 0xaa), bytes, Buffer.alloc(5, 0xbb)]).subarray(7, 7 + bytes.length);
+    const raw = await pool.decrypt('raw', 2, inside(der), inside(encrypted));
+    expect(Buffer.from(raw!)).toEqual(block);
+  });
+
   it('answers undefined when the RSA primitive refuses the input', async () => {
     expect(await pool.decrypt('raw', 1, der, Buffer.alloc(256, 0xff))).toBeUndefined();
     expect(await pool.decrypt('oaep-sha256', 1, der, randomBytes(256))).toBeUndefined();
