@@ -51,12 +51,12 @@ async function measureOnce(browser: Browser, url: string, interactive: (page: Pa
   try {
     await context.addInitScript(() => {
       const radio = 'input[type="radio"], [role="radio"]';
-      const found = window as unknown as { optionsDrawnAt?: number };
+      const found = window as unknown as { optionsRenderedAt?: number };
       const observer = new MutationObserver((records) => {
         const added = records.flatMap((record) => [...record.addedNodes]);
         if (!added.some((node) => node instanceof Element && (node.matches(radio) || node.querySelector(radio) !== null))) return;
         // On the clock of the top page's navigation, whatever frame renders the checkout: its time origin plus its time.
-        found.optionsDrawnAt ??= performance.timeOrigin + performance.now();
+        found.optionsRenderedAt ??= performance.timeOrigin + performance.now();
         observer.disconnect();
       });
       const attachShadow = Element.prototype.attachShadow;
@@ -113,18 +113,18 @@ async function measureOnce(browser: Browser, url: string, interactive: (page: Pa
       if (posted) depthOf.set(reached, posted[1]);
     });
     await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
-    const drawnAt = async () => {
-      const times = await Promise.all(page.frames().map((frame) => frame.evaluate(() => (window as unknown as { optionsDrawnAt?: number }).optionsDrawnAt).catch(() => undefined)));
+    const renderedAt = async () => {
+      const times = await Promise.all(page.frames().map((frame) => frame.evaluate(() => (window as unknown as { optionsRenderedAt?: number }).optionsRenderedAt).catch(() => undefined)));
       return times.find((time) => time !== undefined);
     };
     const deadline = Date.now() + 60_000;
-    let drawn: number | undefined;
-    while ((drawn = await drawnAt()) === undefined) {
+    let rendered: number | undefined;
+    while ((rendered = await renderedAt()) === undefined) {
       if (Date.now() > deadline) throw new Error(`no payment options were rendered within a minute at ${url}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     ready = true;
-    const readyMs = drawn - (await page.evaluate(() => performance.timeOrigin));
+    const readyMs = rendered - (await page.evaluate(() => performance.timeOrigin));
     // The first interactive screen: the payment options can be chosen.
     await interactive(page);
     return { readyMs, requests, kilobytes: bytes / 1000, chain };
