@@ -78,8 +78,9 @@ export class RsaPool {
       maxThreads: this.threads,
       idleTimeout: 60_000,
       // A thread holds at most one task beyond the one it runs, and only once every thread has started and is busy: it
-      // then starts its next task without sleeping until the event loop hands it over, which halved the context
-      // switches of a legacy load. Below that load each task goes to an idle thread, or waits for one to start.
+      // then starts its next task without sleeping until the event loop hands it over, which took a third of the RSA
+      // threads' context switches off a legacy load. Below that load each task goes to an idle thread, or waits for one
+      // to start.
       concurrentTasksPerWorker: TASKS_PER_THREAD,
       loadBalancer: (_task, workers) => chooseThread(workers, this.threads),
       // Set by piscina in each thread as it starts, through @napi-rs/nice (a dependency of this project for that).

@@ -48,8 +48,9 @@ const UNLIMITED = { RATE_LIMIT_PER_IP: '100000000', RATE_LIMIT_PER_KEY: '1000000
 
 /**
  * `cores`: where the machine's cores went during the load, as shares of all of them (server processes, this load
- * generator, the rest: the database server and anything else). `rsaCpuMsPerRequest`: the part of `cpuMsPerRequest` spent on the RSA pool's threads. `eventLoopCpuMsPerRequest`: the
- * part spent on the server processes' main threads, their event loops; `eventLoops`, how many served the load.
+ * generator, the rest: the database server and anything else). `rsaCpuMsPerRequest`: the part of `cpuMsPerRequest`
+ * spent on the RSA pool's threads. `eventLoopCpuMsPerRequest`: the part spent on the server processes' main threads,
+ * their event loops; `eventLoops`, how many served the load.
  */
 type Sample = { rps: number; p50: number; p99: number; cpuMsPerRequest: number; rsaCpuMsPerRequest: number; eventLoopCpuMsPerRequest: number; eventLoops: number; rssMiB: number; /** Each server process's RSS at the load's end. */ processRssMiB: number[]; failed: number; cores: { busy: number; server: number; client: number } };
 type Line = { name: string; /** Only the latency is this line's: the server's CPU and memory belong to the load beside it. */ latencyOnly?: boolean; bound?: { name: string; rate: number; share: number }; target?: { text: string; met: (median: Sample) => boolean; /** The rate it asks for, when it asks for one. */ rate?: number }; samples: Sample[] };
