@@ -120,30 +120,22 @@ function precompressed(): Plugin {
 }
 
 /**
- * The checkout app page asks for the API client and its wire schemas as it starts, at low priority: the first
- * paint does not wait for them, but the first request does, and without the hint the browser only learns of them
- * once the entry module has run (one more round trip, half a second on a slow mobile network).
+ * The frame's side of embedding (the frame bridge) is wanted before the framed checkout starts: the checkout page
+ * preloads it, and the server keeps that link in the frame's page only (`data-frame-only`, bff/pages/checkout-page.ts).
+ * Without the hint the browser would learn of it only once the entry module has run (one more round trip, half a
+ * second on a slow mobile network).
  */
-function preloadApi(): Plugin {
+function preloadFrameBridge(): Plugin {
   return {
-    name: 'checkout-preload-api',
+    name: 'checkout-preload-frame-bridge',
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
       handler(_html, context) {
         if (!context.bundle || !context.path.endsWith('checkout.html')) return undefined;
-        const chunks = Object.values(context.bundle).filter((file) => file.type === 'chunk');
-        const api = chunks
-          // Not the resume record's schema (session-schema): only a reload wants it, and over HTTP/1.1 a seventh
-          // request waits for one of the six connections, a round trip more for the first screen of every visit.
-          .filter((file) => ['client', 'wire'].includes(file.name))
-          .map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', href: `/widget/${file.fileName}`, crossorigin: true, fetchpriority: 'low' }, injectTo: 'head' as const }));
-        // The frame's side of embedding, wanted before the framed checkout starts; the server keeps this link in the
-        // frame's page only (`data-frame-only`, bff/pages/checkout-page.ts).
-        const bridge = chunks
-          .filter((file) => file.name === 'frame-bridge')
+        return Object.values(context.bundle)
+          .filter((file) => file.type === 'chunk' && file.name === 'frame-bridge')
           .map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', href: `/widget/${file.fileName}`, crossorigin: true, 'data-frame-only': true }, injectTo: 'head' as const }));
-        return [...api, ...bridge];
       },
     },
   };
@@ -255,12 +247,13 @@ function customElementsManifest(): Plugin {
  * The chunks of the checkout app, by when they load. Gzip compresses each file on its own and every chunk boundary
  * adds import and export lists, so modules that always load together share a chunk:
  * - `checkout`: everything the page's entry imports statically (Lit, the base class, the shared styles, the English
- *   messages, the shell and its first views), one file for the first paint. Left to itself the bundler would put
- *   what the lazy views share with it in a second file, which the page would fetch beside the first in any case.
+ *   messages, the shell and its first views, the API client and its wire schemas, through which the first screen
+ *   reads the order its page carries), one file for the first interactive screen. Left to itself the bundler would
+ *   put what the lazy views share with it in a second file, which the page would fetch beside the first in any case.
  * - `payment-views`: the card form and the transfer view, fetched together while the customer reads the first
  *   screen. Only the views themselves: what they share with the first screen stays in `checkout`.
- * The API client, its wire schemas and the resume record's schema stay apart (`client`, `wire`, `session-schema`):
- * the page preloads them by name. The demo merchant page, the other entry, shares no module with the checkout (it
+ * The resume record's schema stays apart (`session-schema`): only a reload that finds a record wants it. The demo
+ * merchant page, the other entry, shares no module with the checkout (it
  * would otherwise load the whole first-paint file).
  */
 const chunkGroups = [
@@ -271,14 +264,14 @@ const chunkGroups = [
 export default defineConfig({
   root: widgetRoot,
   base: '/widget/',
-  plugins: [plainDynamicImports(), minifiedTemplates(), embedScript(), customElementsManifest(), preloadApi(), precompressed()],
+  plugins: [plainDynamicImports(), minifiedTemplates(), embedScript(), customElementsManifest(), preloadFrameBridge(), precompressed()],
   build: {
     outDir: fileURLToPath(new URL('./dist/widget', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    // Every browser that runs the checkout supports modulepreload, and what a lazy chunk imports is already loaded or
-    // preloaded by the page (`preloadApi`): the polyfill and the list of each dynamic import's dependencies would
-    // only cost bytes (see `plainDynamicImports`). The page still preloads what its entry imports statically.
+    // Every browser that runs the checkout supports modulepreload, and what a lazy chunk imports is already loaded with
+    // the entry module: the polyfill and the list of each dynamic import's dependencies would only cost bytes (see
+    // `plainDynamicImports`). The page still preloads what its entry imports statically.
     modulePreload: { polyfill: false, resolveDependencies: (_file, dependencies, { hostType }) => (hostType === 'html' ? dependencies : []) },
     rollupOptions: {
       input,

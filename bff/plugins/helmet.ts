@@ -4,15 +4,19 @@ import { contentSecurityPolicy, SWAGGER_UI_STYLE_HASH } from '../security/csp.ts
 
 declare module 'fastify' {
   interface FastifyReply {
-    /** Replaces the page's Content-Security-Policy: who may frame it, and where its forms may go. */
-    pagePolicy(policy: { frameAncestors?: readonly string[]; formAction?: readonly string[] }): FastifyReply;
+    /**
+     * Replaces the page's Content-Security-Policy: who may frame it, where its forms may go, and the inline scripts
+     * (by hash) its template runs.
+     */
+    pagePolicy(policy: { frameAncestors?: readonly string[]; formAction?: readonly string[]; scriptHashes?: readonly string[] }): FastifyReply;
   }
 }
 
 /**
- * Security headers on every response (helmet): a strict CSP with no inline script or style and no eval, nosniff,
- * a referrer policy, HSTS. Framing is refused (`frame-ancestors 'none'`) unless a route opens it to the
- * merchant's allowed origins. Resources may be loaded cross-origin (merchants load embed.js from us).
+ * Security headers on every response (helmet): a strict CSP with no inline script or style (but the scripts a
+ * page's template names by hash) and no eval, nosniff, a referrer policy, HSTS. Framing is refused
+ * (`frame-ancestors 'none'`) unless a route opens it to the merchant's allowed origins. Resources may be loaded
+ * cross-origin (merchants load embed.js from us).
  */
 /** The API docs UI (Swagger UI at /docs): its pages, not the OpenAPI document (/docs/json, /docs/yaml). */
 function isDocsPage(url: string): boolean {

@@ -199,7 +199,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
         ...(order ? { order } : {}),
       });
       if (!page) return reply.code(503).send(say(locale.t.checkoutUnavailable, locale));
-      return reply.pagePolicy({ frameAncestors: [parentOrigin] }).send(page);
+      return reply.pagePolicy({ frameAncestors: [parentOrigin], scriptHashes: page.scriptHashes }).send(page.html);
     },
   );
 
@@ -223,7 +223,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       const keys = await app.payloadKeys.publicJwks(merchant.id, claims.mode);
       const page = await app.widgetPages.render('checkout.html', { 'parent-origin': claims.origin, embedded: true, 'encryption-keys': JSON.stringify(keys) });
       if (!page) return reply.code(503).send(say(locale.t.checkoutUnavailable, locale));
-      return reply.pagePolicy({ frameAncestors: [claims.origin] }).send(page);
+      return reply.pagePolicy({ frameAncestors: [claims.origin], scriptHashes: page.scriptHashes }).send(page.html);
     },
   );
 };

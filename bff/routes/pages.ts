@@ -115,7 +115,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       if (!apiKey) return reply.code(404).send(messagePage('No sandbox merchant', 'Create a merchant with test keys: npm run merchant -- create ...'));
       const demo = await app.widgetPages.render('demo/index.html', { 'api-key': apiKey, 'api-base': publicBaseUrl });
       if (!demo) return reply.code(503).send(messagePage('Demo unavailable', 'The widget has not been built. Run npm run build.'));
-      return reply.send(demo);
+      return reply.pagePolicy({ scriptHashes: demo.scriptHashes }).send(demo.html);
     },
   );
 
@@ -180,7 +180,7 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
       linkHeader(link, merchant, locale, await orderPlan(order, locale)),
     );
     if (!checkout) return reply.code(503).send(say(locale.t.checkoutUnavailable, locale));
-    return reply.pagePolicy({ formAction: ["'self'"] }).send(checkout);
+    return reply.pagePolicy({ formAction: ["'self'"], scriptHashes: checkout.scriptHashes }).send(checkout.html);
   };
 
   /** What a customer is about to subscribe to on a SUB link: the next charge is a period after today's. */

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The one inline `<style>` element Swagger UI's bundle (@fastify/swagger-ui 5.x, served at /docs) inserts; allowed
  * by its hash on the docs pages only, so no page needs 'unsafe-inline'. A new Swagger UI with another style makes
@@ -7,14 +9,20 @@ export const SWAGGER_UI_STYLE_HASH = 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99
 
 /**
  * The Content-Security-Policy of every page: scripts, styles, fetches and frames from our own origin only; no
- * inline script or style, no eval. Images may come from https (merchant logos and link background images).
+ * inline script or style unless the page names it by its hash, no eval. Images may come from https (merchant logos
+ * and link background images).
  */
-export function contentSecurityPolicy(options: { frameAncestors?: readonly string[]; formAction?: readonly string[]; styleHashes?: readonly string[] }): string {
+export function contentSecurityPolicy(options: {
+  frameAncestors?: readonly string[];
+  formAction?: readonly string[];
+  scriptHashes?: readonly string[];
+  styleHashes?: readonly string[];
+}): string {
   const frameAncestors = options.frameAncestors && options.frameAncestors.length > 0 ? options.frameAncestors.join(' ') : "'none'";
   const formAction = options.formAction && options.formAction.length > 0 ? options.formAction.join(' ') : "'self'";
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...(options.scriptHashes ?? []).map((hash) => `'${hash}'`)].join(' '),
     ["style-src 'self'", ...(options.styleHashes ?? []).map((hash) => `'${hash}'`)].join(' '),
     "img-src 'self' data: https:",
     "font-src 'self'",
@@ -25,4 +33,22 @@ export function contentSecurityPolicy(options: { frameAncestors?: readonly strin
     `form-action ${formAction}`,
     `frame-ancestors ${frameAncestors}`,
   ].join('; ');
+}
+
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script>/gi;
+const SCRIPT_TYPE = /\btype\s*=\s*["']?([^"'\s]*)/i;
+/** The `type`s of a `<script>` the browser runs (none, or empty, is JavaScript); a JSON data block is never run. */
+const RUN_TYPES = new Set(['', 'module', 'text/javascript', 'application/javascript', 'text/ecmascript', 'application/ecmascript']);
+
+/**
+ * The hashes (`sha256-…`) of the inline scripts a page runs, each exactly as written, for its `script-src`: a page
+ * of our own (the checkout page's small start-up script) is then allowed those and no other inline script.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const [, attributes = '', body = ''] of html.matchAll(INLINE_SCRIPT)) {
+    if (/\bsrc\s*=/i.test(attributes) || !RUN_TYPES.has((SCRIPT_TYPE.exec(attributes)?.[1] ?? '').toLowerCase())) continue;
+    hashes.add(`sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}`);
+  }
+  return [...hashes];
 }

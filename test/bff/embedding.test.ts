@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { cleanPlace, ManualClock, newPlace, startApp, type Place } from '../support/app.ts';
 import { CheckoutClient } from '../support/checkout.ts';
-import { configOf, fakeWidgetDir } from '../support/widget-page.ts';
+import { createHash } from 'node:crypto';
+import { configOf, fakeWidgetDir, PAGE_SCRIPT } from '../support/widget-page.ts';
+import { inlineScriptHashes } from '../../bff/security/csp.ts';
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
 
 const widgetDir = fakeWidgetDir();
@@ -55,6 +57,39 @@ describe('embedding, security headers and hosted pages', () => {
       expect(policy['script-src'], url).toBe("'self'");
     }
     expect(csp(await app.inject({ method: 'GET', url: '/docs/yaml' }))['style-src']).toBe("'self'");
+  });
+
+  it("allows the checkout page's own inline script by its hash, never one its settings or order could carry", async () => {
+    const pageScript = `'sha256-${createHash('sha256').update(PAGE_SCRIPT).digest('base64')}'`;
+    const frameUrl = (await openSession('https://shop.acme.test')).json().data.frameUrl;
+    const frame = await app.inject({ method: 'GET', url: new URL(frameUrl).pathname });
+    expect(csp(frame)['script-src']).toBe(`'self' ${pageScript}`);
+
+    // A payment-link order's page, whose description is the merchant's text and whose order is in the page.
+    const created = await app.inject({
+      method: 'POST',
+      url: '/checkout/links/create',
+      headers: { 'api-key': keys.secretKey },
+      payload: { Name: 'Books', Description: '<script>alert(1)</script>', PaymentType: 'SC', Currency: 'NGN', AuthOption: 'NOAUTH', Amount: 100 },
+    });
+    const link = created.json().data.paymentLink;
+    const form = await app.inject({ method: 'GET', url: `/l/${link.reference}` });
+    const order = /name="order" value="([^"]+)"/.exec(form.body)![1]!;
+    const posted = await app.inject({
+      method: 'POST',
+      url: `/l/${link.reference}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ firstname: 'Ada', lastname: 'Obi', email: 'ada@example.test', mobile: '', amount: '', order }).toString(),
+    });
+    const page = await app.inject({ method: 'GET', url: String(posted.headers.location) });
+    expect(configOf(page.body)).toMatchObject({ description: '<script>alert(1)</script>', order: { order: { statusId: 1 } } });
+    expect(csp(page)['script-src']).toBe(`'self' ${pageScript}`);
+    expect(String(page.headers['content-security-policy'])).not.toMatch(/unsafe-inline|unsafe-eval/);
+
+    // What counts as a script the page runs: no type, JavaScript or a module, never a data block or a file.
+    expect(
+      inlineScriptHashes('<script>a()</script><script type="module">a()</script><script type=text/javascript>b()</script><script type="application/json">{}</script><script src="/c.js"></script>'),
+    ).toEqual(['a()', 'b()'].map((body) => `sha256-${createHash('sha256').update(body).digest('base64')}`));
   });
 
   it('opens a frame session for an allowed origin, framable by that origin only', async () => {

@@ -8,11 +8,11 @@ import { gzipSync } from 'node:zlib';
  * serve it: the hosted checkout (a payment-link order's page, the checkout opened directly), whose page has no
  * frame-only link, and the framed checkout (a merchant's inline or modal frame), whose page keeps the links the build
  * marks `data-frame-only` (bff/pages/checkout-page.ts drops them elsewhere). "First paint" is the page and
- * everything it fetches before the checkout can render: the HTML, its stylesheet, its entry module, the chunks the
- * HTML preloads at normal priority, and every chunk those import statically, Lit included. "Before the first
- * interactive screen" (the order summary and the payment options) adds what the first request needs: the API
- * client, the resume record's schema and what they import (the wire schemas). A French customer adds the French
- * catalog to both. Chunks reached only through `import()` later (the card and transfer views, the customer form)
+ * everything it fetches before the checkout can render: the HTML, its stylesheet, its entry module (the API client
+ * and its wire schemas included: the first screen reads the page's order through them), the chunks the HTML
+ * preloads at normal priority, and every chunk those import statically, Lit included. "Before the first interactive
+ * screen" (the order summary and the payment options) adds what a reload that finds a resume record reads it with
+ * (the record's schema). A French customer adds the French catalog to both. Chunks reached only through `import()` later (the card and transfer views, the customer form)
  * are counted in the whole app only.
  *
  *   npx tsx test/widget/bundle-size.ts          prints the tables (after `npm run build`)
@@ -21,8 +21,8 @@ export const DIST = fileURLToPath(new URL('../../dist/widget/', import.meta.url)
 export const FIRST_PAINT_BUDGET = 35_000; // bytes gzipped, on each page, in English and French
 export const BEFORE_INTERACTIVE_BUDGET = 35_000; // bytes gzipped: the performance issue's 35 KB, on each page, in English and French
 export const WHOLE_APP_BUDGET = 45_000; // bytes gzipped: everything, lazy chunks included; the performance issue's 45 KB
-/** The chunks (by name, vite.config.ts) every checkout loads before its first request, beside the first paint. */
-const API_CHUNKS = /^assets\/(client|session-schema)-[\w-]+\.js$/;
+/** The chunks (by name, vite.config.ts) a checkout may load before its first interactive screen, beside the first paint. */
+const API_CHUNKS = /^assets\/session-schema-[\w-]+\.js$/;
 /** The French catalog, fetched by French customers before the checkout draws any words. */
 const FRENCH_CHUNK = /^assets\/fr-[\w-]+\.js$/;
 
@@ -38,7 +38,7 @@ export type PageName = 'hosted' | 'framed';
 export interface PageReport {
   page: PageName;
   firstPaint: FileSize[];
-  /** What loads before the first interactive screen beside the first paint: the API client and its schemas. */
+  /** What may load before the first interactive screen beside the first paint: the resume record's schema. */
   api: FileSize[];
   firstPaintGzip: number;
   beforeInteractiveGzip: number;
@@ -87,7 +87,7 @@ export function measureBundle(dist: string = DIST): BundleReport {
 
   const page = (name: PageName): PageReport => {
     // Asset URLs start with the build's base, /widget/, where the backend serves dist/widget. Low-priority preloads
-    // (the API client the first request needs) load beside the first paint, not before it.
+    // would load beside the first paint, not before it.
     const referenced = [...html.matchAll(/<(?:script|link)\b[^>]*>/g)]
       .filter((tag) => !tag[0].includes('fetchpriority="low"') && (name === 'framed' || !/\sdata-frame-only\b/.test(tag[0])))
       .flatMap((tag) => /\s(?:src|href)="(?:\.|\/widget)\/([^"]+)"/.exec(tag[0])?.[1] ?? []);

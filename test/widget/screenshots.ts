@@ -8,6 +8,7 @@ import { chromium, type Page, type Route } from 'playwright-core';
 import { build } from 'vite';
 import { formatTimestamp } from '../../shared/timestamps.ts';
 import { authenticationPage } from '../../bff/pages/authentication.ts';
+import { inlineScriptHashes } from '../../bff/security/csp.ts';
 import { pageTokensCss } from '../../shared/design-tokens.ts';
 import { ENGLISH, localeFrom } from '../../bff/pages/i18n.ts';
 import {
@@ -67,8 +68,13 @@ type Plan = Partial<Record<string, Answer[] | ((plain: Record<string, unknown>) 
 
 const nextYear = String((new Date().getFullYear() + 3) % 100).padStart(2, '0');
 
-/** The backend's page policy (bff/security/csp.ts): no inline script or style, no eval. */
-const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; object-src 'none'; base-uri 'none'";
+/**
+ * The backend's page policy (bff/security/csp.ts): no inline script or style, but the scripts a page's template names
+ * by hash; no eval. Framable from the merchant page's other origin.
+ */
+const policyWith = (scriptHashes: string[] = []) =>
+  `default-src 'self'; script-src ${["'self'", ...scriptHashes.map((hash) => `'${hash}'`)].join(' ')}; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; object-src 'none'; base-uri 'none'`;
+const CONTENT_SECURITY_POLICY = policyWith();
 
 /** The branded scene's merchant logo. */
 const LOGO =
@@ -116,9 +122,8 @@ function serve(): Promise<Server> {
     if (!file.startsWith(DIST) && file !== AXE) return void response.writeHead(403).end();
     try {
       const body = readFileSync(file);
-      response
-        .writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': CONTENT_SECURITY_POLICY })
-        .end(body);
+      const policy = extname(file) === '.html' ? policyWith(inlineScriptHashes(body.toString('utf8'))) : CONTENT_SECURITY_POLICY;
+      response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'content-security-policy': policy }).end(body);
     } catch {
       response.writeHead(404).end();
     }

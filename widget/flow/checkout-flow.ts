@@ -1,7 +1,7 @@
 import { Task } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { CreateOrderPlain } from '../../shared/orders.ts';
-import type { CheckoutApi, WidgetEventName } from '../api/client.ts';
+import { ApiError, CheckoutApi, type WidgetEventName } from '../api/client.ts';
 import type { BankTransferDetails, CreateOrderData, FeeQuote, OrderStatusResponse } from '../api/wire.ts';
 import {
   CheckoutCloseEvent,
@@ -60,12 +60,6 @@ export interface CheckoutFlowHost extends ReactiveControllerHost, EventTarget {
 
 /** Query parameters the hosted 3-D Secure page adds when it sends the customer back (protocol.md 4.3). */
 const RETURN_PARAMETERS = ['reference', 'status'];
-
-/**
- * The API client and its wire schemas (valibot) are a chunk of their own: nothing on the first screen needs them
- * before the first request, so they load while the loading state is drawn.
- */
-export const loadApi = () => import('../api/client.ts');
 
 /** The card and transfer views are separate chunks, fetched while the customer reads the first screen. */
 export const loadCardForm = () => import('../components/card-form.ts');
@@ -137,7 +131,7 @@ export class CheckoutFlow implements ReactiveController {
       task: async (_args: [], { signal }) => {
         this.transferError = undefined;
         try {
-          if (!this.api) throw new (await loadApi()).ApiError('AUTH401', 'The checkout is not configured.');
+          if (!this.api) throw new ApiError('AUTH401', 'The checkout is not configured.');
           const answer = await this.api.pay({ reference: this.#reference, paymentoption: 'bank-transfer', country: this.#country() }, signal);
           signal.throwIfAborted();
           this.#handleOutcome(outcomeOf(answer));
@@ -151,11 +145,6 @@ export class CheckoutFlow implements ReactiveController {
       autoRun: false,
       task: async ([reference, mode]: [string, PollMode], { signal }) => this.#poll(reference, mode, signal),
     });
-  }
-
-  hostConnected(): void {
-    // Fetched now, in parallel with the first paint.
-    void loadApi().catch(() => undefined);
   }
 
   hostDisconnected(): void {
@@ -366,8 +355,6 @@ export class CheckoutFlow implements ReactiveController {
     this.#show('loading', false);
     try {
       if (!host.apiKey && host.embedded) return;
-      const { ApiError, CheckoutApi } = await loadApi();
-      signal.throwIfAborted();
       if (!host.apiKey) throw new ApiError('AUTH401', 'The api-key attribute is missing.');
       this.api = new CheckoutApi({
         apiKey: host.apiKey,
@@ -431,7 +418,7 @@ export class CheckoutFlow implements ReactiveController {
   async #create(signal: AbortSignal): Promise<void> {
     const plain = this.host.orderPlain(this.#returnUrl(true));
     plain.customer = { ...plain.customer, ...this.customer };
-    this.order = (await takeFirstOrder(plain.order.reference)) ?? (await this.api!.createOrder(plain, signal));
+    this.order = takeFirstOrder(plain.order.reference) ?? (await this.api!.createOrder(plain, signal));
     signal.throwIfAborted();
     this.#reference = this.order.order.reference;
     if (this.order.order.statusId !== 1) {
@@ -502,7 +489,7 @@ export class CheckoutFlow implements ReactiveController {
     signal.throwIfAborted();
     if (returning) void this.#track('authentication-finished');
     // The status answer has no items or methods: an unpaid order can only be shown from this tab's record.
-    if (status.data.payment_status === 1 && !this.order) throw new (await loadApi()).ApiError('NF404', 'The order details are not available here.');
+    if (status.data.payment_status === 1 && !this.order) throw new ApiError('NF404', 'The order details are not available here.');
     this.#ready(status.data.payment_status);
     const meaning = meaningOf(status.data);
     if (returning && (meaning.kind === 'unpaid' || (returnStatus === 'failed' && meaning.kind === 'awaiting-authentication'))) {
