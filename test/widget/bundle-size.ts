@@ -142,11 +142,11 @@ export function formatReport(report: BundleReport): string {
       : framed.firstPaint.includes(file)
         ? 'first paint, framed page only'
         : hosted.api.includes(file)
-          ? 'with the first request'
+          ? 'a reload that finds a resume record'
           : file === report.french
             ? 'French customers, before any words'
             : 'on demand';
-  const order = ['first paint', 'first paint, framed page only', 'with the first request', 'French customers, before any words', 'on demand'];
+  const order = ['first paint', 'first paint, framed page only', 'a reload that finds a resume record', 'French customers, before any words', 'on demand'];
   const files = [...report.files].sort((a, b) => order.indexOf(when(a)) - order.indexOf(when(b)));
   const both = (label: string, of: (page: PageReport) => number) => `| ${label} | ${kb(of(hosted))} | ${kb(of(framed))} |`;
   return [
