@@ -20,7 +20,7 @@ export interface CheckoutSession {
   authUrl?: string;
 }
 
-/** Reads the record back through the wire schemas (loaded with the API client, after the first paint). */
+/** Reads the record back through the wire schemas; its reader (`session-schema.ts`) is fetched only when there is one. */
 export async function loadSession(reference: string, storage: Storage | undefined = safeStorage()): Promise<CheckoutSession | undefined> {
   try {
     const raw = storage?.getItem(SESSION_PREFIX + reference);
