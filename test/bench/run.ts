@@ -17,6 +17,7 @@ import { card, orderPayload } from '../support/checkout.ts';
 import { encryptJwe, encryptLegacy } from '../support/encrypt.ts';
 import { ROOT, startServer, type RunningServer } from '../e2e/support/server.ts';
 import { measureBundle } from '../widget/bundle-size.ts';
+import { quantile, startPacedSampler } from './paced.ts';
 import { chainFloorMs, measurePhone, PHONE, type PhoneRun, type PhoneSample } from './phone.ts';
 
 /**
@@ -101,7 +102,7 @@ function threadsCpuMs(pid: number): { eventLoop: number; rsa: number } {
  */
 async function load(
   url: string | string[],
-  options: { amount: number; requests: autocannon.Request[]; pids: number[]; expect: (body: string) => boolean; connections?: number; ratePerSecond?: number },
+  options: { amount: number; requests: autocannon.Request[]; pids: number[]; expect: (body: string) => boolean; connections?: number },
 ): Promise<Sample> {
   const targets = Array.isArray(url) ? url : [url];
   const [first] = options.requests;
@@ -127,7 +128,6 @@ async function load(
               url: target,
               connections: Math.max(1, Math.floor((options.connections ?? CONNECTIONS) / targets.length)),
               amount: Math.floor(options.amount / targets.length),
-              ...(options.ratePerSecond ? { overallRate: options.ratePerSecond / targets.length } : {}),
               timeout: 20,
               maxOverallRequests: options.amount,
               requests: options.requests,
@@ -183,6 +183,23 @@ async function load(
     rssMiB: after.reduce((sum, cost) => sum + cost.rssMiB, 0),
     processRssMiB: after.map((cost) => cost.rssMiB),
     failed,
+  };
+}
+
+/** A latency-only line's sample from the paced sampler's answers (test/bench/paced.ts); the load beside it has the costs. */
+function latencySample({ latenciesMs, seconds }: { latenciesMs: number[]; seconds: number }): Sample {
+  return {
+    rps: latenciesMs.length / seconds,
+    p50: quantile(latenciesMs, 0.5),
+    p99: quantile(latenciesMs, 0.99),
+    cpuMsPerRequest: 0,
+    rsaCpuMsPerRequest: 0,
+    eventLoopCpuMsPerRequest: 0,
+    eventLoops: 0,
+    rssMiB: 0,
+    processRssMiB: [],
+    failed: 0,
+    cores: { busy: 0, server: 0, client: 0 },
   };
 }
 
@@ -382,14 +399,15 @@ async function scenarios(driver: Driver, bounds: Record<string, number>): Promis
     if (round < 0) coldStatus.samples.push(statusSample);
     const legacy = keep(legacyStatus, await load(urls, { amount: 800 * SCALE, requests: [post('/checkout/order/status', statusLegacy, key)], pids, expect: ok('00') }));
     // Legacy load again, for about three seconds at the rate just measured, with a plain endpoint asked 100 times a
-    // second beside it for 80% of that time: every plain request meets a saturated RSA pool, and its p99 stands on
-    // about 240 answers a round (the 99th percentile of fewer is the slowest one or two).
+    // second beside it for 80% of that time, on a fixed schedule from a process of its own (test/bench/paced.ts):
+    // every plain request meets a saturated RSA pool, and its p99 stands on about 240 answers a round (the 99th
+    // percentile of fewer is the slowest one or two).
     const saturating = Math.max(800 * SCALE, Math.round(legacy.rps * 3 * SCALE));
     const [, plain] = await Promise.all([
       load(urls, { amount: saturating, requests: [post('/checkout/order/status', statusLegacy, key)], pids, expect: ok('00') }),
-      load(urls, { amount: Math.max(20, Math.floor((saturating / legacy.rps) * 0.8 * PLAIN_RATE)), ratePerSecond: PLAIN_RATE, connections: urls.length, requests: [{ method: 'GET', path: '/health' }], pids: [], expect: () => true }),
+      plainSampler.run({ urls, path: '/health', rate: PLAIN_RATE, count: Math.max(20, Math.floor((saturating / legacy.rps) * 0.8 * PLAIN_RATE)) }),
     ]);
-    keep(healthBesideLegacy, plain);
+    keep(healthBesideLegacy, latencySample(plain));
     keep(feeLine, await load(urls, { amount: 4000 * warming * SCALE, requests: [post('/checkout/order/fee', fee, key)], pids, expect: ok('00') }));
     const count = 600 * SCALE;
     // autocannon sets up a connection's next request before it knows the count is reached, so a few more creates are
@@ -447,6 +465,8 @@ if (DATABASE_URL) bounds['statements PostgreSQL'] = await statusStatementRate(DA
 
 const lines: Line[] = [];
 const memory: string[] = [];
+// The plain endpoint's answers beside saturated legacy RSA are timed from a process of its own (test/bench/paced.ts).
+const plainSampler = await startPacedSampler();
 /** The largest RSS of one server process at the end of any load of these lines. */
 const peakRss = (measured: Line[]) => Math.max(...measured.flatMap((line) => line.samples.flatMap((sample) => sample.processRssMiB))).toFixed(0);
 let phone: PhoneRun = { hosted: [], embedded: [] };
@@ -501,6 +521,7 @@ if (DATABASE_URL) {
     await client.end();
   }
 }
+plainSampler.close();
 
 const bundle = measureBundle();
 // The framed checkout loads the most before its first interactive screen (its page also preloads the frame bridge).
