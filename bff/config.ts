@@ -60,7 +60,7 @@ const environmentSchema = z.object({
   // Proxies in front of the server whose X-Forwarded-For is believed (per-IP limits need the client's address).
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   // Worker threads for legacy RSA payloads in each server process; by default one per core, and in a WORKERS cluster
-  // the cores shared among its processes, so their RSA threads together are one per core.
+  // twice each process's share of the cores, at most one per core (bff/process.ts, clusterRsaThreads).
   LEGACY_RSA_THREADS: z.coerce.number().int().min(1).max(256).optional(),
   // Legacy RSA payloads waiting for a worker thread, per thread, before more are refused with RATE429.
   LEGACY_RSA_QUEUE_PER_THREAD: z.coerce.number().int().min(1).max(1000).default(16),
@@ -103,8 +103,8 @@ export type Config = {
   rateLimits: { windowMs: number; perIp: number; perKey: number; perLink: number; failuresPerIp: number; redisUrl: string | undefined };
   trustProxyHops: number;
   /**
-   * The legacy RSA worker pool of each server process: its threads (undefined: one per core, or the cores shared
-   * among a cluster's processes), and the payloads that may wait per thread.
+   * The legacy RSA worker pool of each server process: its threads (undefined: one per core, or in a cluster twice
+   * each process's share of the cores), and the payloads that may wait per thread.
    */
   legacyRsa: { threads: number | undefined; queuePerThread: number };
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };

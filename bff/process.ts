@@ -105,6 +105,18 @@ export function workerCount(config: Config): number {
   return config.workers.count;
 }
 
+/**
+ * The legacy RSA threads of each of a cluster's `processes` on `cores` cores, unless the operator set how many: twice
+ * the process's share of the cores, and at most one per core. The primary hands each new connection to the next
+ * process free to take it and a kept-alive connection stays where it landed, so one process can hold more than its
+ * share of the legacy payloads while another's threads idle; a second thread lets it use that idle core. The threads
+ * run below the event loops' priority (bff/crypto/rsa-pool.ts), so when every core is busy they wait, and a thread
+ * idle for a minute stops.
+ */
+export function clusterRsaThreads(cores: number, processes: number): number {
+  return Math.min(cores, 2 * Math.max(1, Math.floor(cores / processes)));
+}
+
 function processesLine(config: Config, count: number): string {
   if (count > 1) return `  processes: ${count} (node:cluster, one port; WORKERS)`;
   return config.databaseUrl ? '  processes: 1 (WORKERS)' : '  processes: 1 (PGlite is opened by one process; DATABASE_URL runs several)';
@@ -119,8 +131,7 @@ function processesLine(config: Config, count: number): string {
 export async function runPrimary(config: Config, count: number, entry: URL): Promise<void> {
   const log = pino({ level: config.logLevel, base: { pid: process.pid, role: 'primary' } });
   cluster.setupPrimary({ exec: fileURLToPath(entry) });
-  // The processes share the cores, legacy RSA threads included: one per core in all, unless the operator set how many.
-  const workerEnv = config.legacyRsa.threads ? {} : { LEGACY_RSA_THREADS: String(Math.max(1, Math.floor(availableParallelism() / count))) };
+  const workerEnv = config.legacyRsa.threads ? {} : { LEGACY_RSA_THREADS: String(clusterRsaThreads(availableParallelism(), count)) };
   const fork = () => cluster.fork(workerEnv);
   let listening = 0;
   let sandbox: IssuedKeys | undefined;

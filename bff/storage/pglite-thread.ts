@@ -68,7 +68,7 @@ const WORKER_FILE = new URL(import.meta.url.endsWith('.ts') ? './pglite-worker.t
 
 /**
  * The process's options a thread takes: those that load modules (`--import tsx` in development and tests), with
- * their values. V8's flags (`npm start`'s `--optimize-for-size`, an operator's `--max-semi-space-size`) are the
+ * their values. V8's flags (`npm start`'s `--heap-growing-percent` and `--max-semi-space-size`) are the
  * process's and a Worker refuses them, `--input-type` (of a script given with -e) would stop a file's thread, and the
  * rest do not concern a thread.
  */

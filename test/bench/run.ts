@@ -500,7 +500,7 @@ if (DATABASE_URL) {
       await single.stop();
     }
     // Two processes as \`npm start\` runs them on this 2-core machine when WORKERS is not set: a node:cluster primary
-    // and two server processes on one port, sharing the cores (their RSA threads too: one each).
+    // and two server processes on one port, sharing the cores (two RSA threads each, bff/process.ts clusterRsaThreads).
     const cluster = await startServer({ ...env, WORKERS: '2' }, { compiled: true });
     try {
       const workers = readFileSync(`/proc/${cluster.pid}/task/${cluster.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
