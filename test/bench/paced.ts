@@ -68,7 +68,13 @@ export async function startPacedSampler(): Promise<{ run(task: PacedTask): Promi
   return {
     run: (task) =>
       new Promise((resolve, reject) => {
-        child.once('message', (result: PacedResult) => ('error' in result ? reject(new Error(result.error)) : resolve(result)));
+        const exited = (code: number | null) => reject(new Error(`the paced sampler exited with ${code} before it answered`));
+        child.once('exit', exited);
+        child.once('message', (result: PacedResult) => {
+          child.off('exit', exited);
+          if ('error' in result) reject(new Error(result.error));
+          else resolve(result);
+        });
         child.send(task);
       }),
     close: () => void child.kill(),

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { clusterRsaThreads } from '../../bff/process.ts';
 import { cleanPlace, newPlace, TEST_DATABASE_URL } from '../support/app.ts';
 import { card, newReference, orderPayload } from '../support/checkout.ts';
 import { encryptLegacy } from '../support/encrypt.ts';
@@ -132,7 +133,7 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('npm start with WORKERS=2 on
     const workers = readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
     expect(workers).toHaveLength(2);
     const rsaThreads = workers.map((pid) => threadPriorities(pid).lowered.length);
-    const threads = Math.min(availableParallelism(), 2 * Math.max(1, Math.floor(availableParallelism() / 2)));
+    const threads = clusterRsaThreads(availableParallelism(), 2);
     expect(rsaThreads).toEqual([threads, threads]);
   });
 
