@@ -31,6 +31,7 @@ import paymentRoutes from './routes/payments.ts';
 import refundRoutes from './routes/refunds.ts';
 import sandboxRoutes from './routes/sandbox.ts';
 import webhookRoutes from './routes/webhooks.ts';
+import orderListRoutes from './routes/order-lists.ts';
 import jobs from './plugins/jobs.ts';
 import metrics from './plugins/metrics.ts';
 import requestContext from './plugins/request-context.ts';
@@ -89,6 +90,8 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   for (const routes of [healthRoutes, frequencyRoutes, bankRoutes, linkRoutes, subscriptionRoutes, keyRoutes, orderRoutes, customerRoutes, paymentRoutes, refundRoutes, sandboxRoutes, webhookRoutes, resultRoutes]) {
     await fastify.register(fp(routes));
   }
+  // The operations API, registered from its contract (shared/contract/): each module is a plugin of its own name.
+  for (const routes of [orderListRoutes]) await fastify.register(routes);
   await fastify.register(sandboxIssuerRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });

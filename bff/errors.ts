@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '../shared/envelope.ts';
+import type { ConflictReason, ErrorReason, NotFoundReason, ValidationReason } from '../shared/contract/reasons.ts';
 
 /**
  * Errors are values with a code from the closed set of protocol.md section 1. Services throw them through the
@@ -9,21 +10,25 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly httpStatus: number;
   readonly headers: Record<string, string>;
+  /** Why, from the closed set a client maps to words; travels in the envelope beside the message. */
+  readonly reason: ErrorReason | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { httpStatus?: number; headers?: Record<string, string> } = {}) {
+  constructor(code: ErrorCode, message: string, options: { httpStatus?: number; headers?: Record<string, string>; reason?: ErrorReason } = {}) {
     super(message);
     this.name = 'AppError';
     this.code = code;
+    this.reason = options.reason;
     this.httpStatus = options.httpStatus ?? ERROR_CODES[code];
     this.headers = options.headers ?? {};
   }
 }
 
-export const invalid = (message: string, httpStatus?: number) => new AppError('VAL400', message, httpStatus ? { httpStatus } : {});
+export const invalid = (message: string, httpStatus?: number, reason?: ValidationReason) =>
+  new AppError('VAL400', message, { ...(httpStatus ? { httpStatus } : {}), ...(reason ? { reason } : {}) });
 export const unauthenticated = (message: string) => new AppError('AUTH401', message);
 export const forbidden = (message: string) => new AppError('AUTH403', message);
-export const notFound = (message: string) => new AppError('NF404', message);
-export const conflict = (message: string) => new AppError('CON409', message);
+export const notFound = (message: string, reason?: NotFoundReason) => new AppError('NF404', message, reason ? { reason } : {});
+export const conflict = (message: string, reason?: ConflictReason) => new AppError('CON409', message, reason ? { reason } : {});
 export const idempotencyMismatch = (message: string) => new AppError('IDEM422', message);
 export const rateLimited = (retryAfterSeconds: number) =>
   new AppError('RATE429', `Too many requests. Try again in ${retryAfterSeconds} seconds.`, {

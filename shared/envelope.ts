@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_REASONS } from './contract/reasons.ts';
 
 /** The closed set of envelope codes of protocol.md section 1, with the HTTP status each one travels with. */
 export const SUCCESS_CODES = {
@@ -19,6 +20,7 @@ export const ERROR_CODES = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+export const errorReasonSchema = z.enum(ERROR_REASONS);
 export const errorCodeSchema = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]);
 
 /** Every failed response: no `data` member; 5xx answers carry a request id to quote. */
@@ -27,6 +29,8 @@ export const errorEnvelopeSchema = z
     status: z.literal('failed'),
     statusCode: errorCodeSchema,
     message: z.string(),
+    /** Why, from a closed set (`shared/contract/reasons.ts`): what a client maps to its own words. */
+    reason: errorReasonSchema.optional(),
     requestId: z.string().optional(),
   })
   .meta({ id: 'ErrorEnvelope' });

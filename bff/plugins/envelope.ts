@@ -36,6 +36,7 @@ function toAppError(error: FastifyError): AppError | undefined {
 
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   const body: ErrorEnvelope = { status: 'failed', statusCode: error.code, message: error.message };
+  if (error.reason) body.reason = error.reason;
   if (error.httpStatus >= 500) body.requestId = reply.request.id;
   return reply.code(error.httpStatus).headers(error.headers).type('application/json; charset=utf-8').send(body);
 }

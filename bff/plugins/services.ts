@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { OrderLists } from '../services/order-lists.ts';
 import { createSecretKey, hkdfSync } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { ClientTokens } from '../crypto/client-tokens.ts';
@@ -42,6 +43,8 @@ declare module 'fastify' {
     /** The sandbox acquirer (test mode): its 3-D Secure page is served by `routes/sandbox-issuer.ts`. */
     sandbox: SandboxProcessor;
     subscriptions: SubscriptionService;
+    /** The merchant's orders as lists, searches and exports (the operations API and the dashboard). */
+    orderLists: OrderLists;
     /** Every durable job kind's handler; the jobs plugin runs them. */
     jobHandlers: JobHandlers;
   }
@@ -85,6 +88,7 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     app.decorate('sandbox', sandbox);
     const subscriptions = new SubscriptionService(app.storage, registry, clock, outbox, lifecycle, signedTokens, { processorTimeoutMs: config.processorTimeoutMs });
     app.decorate('subscriptions', subscriptions);
+    app.decorate('orderLists', new OrderLists(app.storage));
     app.decorate('jobHandlers', {
       ...deadlines.handlers(),
       ...webhooks.handlers(),

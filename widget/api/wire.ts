@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ERROR_REASONS } from '../../shared/contract/reasons.ts';
 import type { ErrorEnvelope as SharedErrorEnvelope } from '../../shared/envelope.ts';
 import type { FeeQuote as SharedFeeQuote } from '../../shared/fees.ts';
 import type { CreateOrderData as SharedCreateOrderData } from '../../shared/orders.ts';
@@ -25,6 +26,7 @@ export const errorEnvelope = v.object({
   status: v.literal('failed'),
   statusCode: v.picklist(['VAL400', 'AUTH401', 'AUTH403', 'NF404', 'CON409', 'IDEM422', 'RATE429', 'ERR500']),
   message: text,
+  reason: v.optional(v.picklist(ERROR_REASONS)),
   requestId: v.optional(text),
 });
 

@@ -1,0 +1,15 @@
+import type { Endpoint } from './endpoint.ts';
+import * as orders from './orders.ts';
+
+/**
+ * Every endpoint of the contract, by resource. The server registers each (a test checks that it registers these
+ * and no other route of the API outside the list of routes that predate the contract); clients call them by these
+ * objects.
+ */
+export const contract = {
+  orders: { list: orders.listOrders, export: orders.exportOrders },
+} as const satisfies Record<string, Record<string, Endpoint>>;
+
+export function everyEndpoint(): Endpoint[] {
+  return Object.values(contract).flatMap((resource) => Object.values(resource) as Endpoint[]);
+}

@@ -1,0 +1,40 @@
+/**
+ * Why a request was refused, as a closed set a client maps to words (the envelope's `message` is for people and
+ * may change; `reason` does not). It travels as an additional member of the error envelope, which the gateway's
+ * own clients ignore. Grouped by the code it travels with. Free of zod: the widget imports it at run time.
+ */
+export const CONFLICT_REASONS = [
+  'order_already_paid',
+  'order_being_paid',
+  'order_closed',
+  'order_not_paid',
+  'link_capacity_reached',
+  'link_inactive',
+  'transfer_partly_received',
+  'transfer_account_expired',
+  'refund_exceeds_payment',
+  'subscription_ended',
+  'webhook_endpoint_disabled',
+  'webhook_endpoint_limit',
+  'state_changed',
+] as const;
+
+export const VALIDATION_REASONS = ['invalid_field', 'invalid_cursor', 'invalid_date_range', 'invalid_body', 'destination_not_public'] as const;
+
+export const NOT_FOUND_REASONS = [
+  'route_not_found',
+  'order_not_found',
+  'link_not_found',
+  'customer_not_found',
+  'card_not_found',
+  'subscription_not_found',
+  'refund_not_found',
+  'webhook_endpoint_not_found',
+  'webhook_delivery_not_found',
+] as const;
+
+export const ERROR_REASONS = [...CONFLICT_REASONS, ...VALIDATION_REASONS, ...NOT_FOUND_REASONS] as const;
+export type ConflictReason = (typeof CONFLICT_REASONS)[number];
+export type ValidationReason = (typeof VALIDATION_REASONS)[number];
+export type NotFoundReason = (typeof NOT_FOUND_REASONS)[number];
+export type ErrorReason = (typeof ERROR_REASONS)[number];
