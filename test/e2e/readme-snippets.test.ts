@@ -100,6 +100,14 @@ describe('the README, run as written', () => {
     }
   });
 
+  it("lists the merchant's orders with the curl call of \"Finding payments\"", async () => {
+    const lists = curls.filter((snippet) => snippet.includes('/checkout/orders?'));
+    expect(lists).toHaveLength(1);
+    const answer = await runCurl(lists[0]!);
+    expect(answer).toMatchObject({ status: 'success', statusCode: '00', data: { items: expect.any(Array) } });
+    expect((answer.data['items'] as unknown[]).length).toBeLessThanOrEqual(2);
+  });
+
   it('opens a customer session with the curl call', async () => {
     const session = curls.filter((snippet) => snippet.includes('/checkout/customers/sessions'));
     expect(session).toHaveLength(1);
