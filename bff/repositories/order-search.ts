@@ -1,15 +1,16 @@
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Database } from './schema.ts';
+import type { OrderState } from '../../shared/contract/orders.ts';
 import type { Mode } from '../domain/merchant.ts';
 import type { Queryable } from '../storage/storage.ts';
 import { db, run, startsWith } from './sql.ts';
 
 /**
- * The merchant's view of its orders: one query for lists, searches and exports, newest first, by keyset. Each
- * order comes with its customer, its link and subscription references and its last attempt (the successful one
- * once paid), whose columns decide the order's state as a merchant reads it (`STATE` below).
+ * The merchant's view of its orders: one query for lists, searches and exports, newest first, by keyset, through
+ * `order_summaries` (migration 015: each order's state and last attempt, kept by triggers), with its customer, its
+ * link and subscription references and that attempt's details.
  */
-export type OrderState = 'pending' | 'processing' | 'awaiting_transfer' | 'underpaid' | 'paid' | 'overpaid' | 'failed' | 'expired' | 'reversed';
+export type { OrderState };
 
 export type OrderFilter = {
   merchantId: number;
@@ -62,54 +63,30 @@ export type OrderListRow = {
   subsidiary_fee_minor: number | null;
 };
 
-/** The order's state from its status and its last attempt `p` (null columns when it has none). */
-const STATE = sql<OrderState>`CASE
-  WHEN o.status_id = 6 THEN 'reversed'
-  WHEN o.status_id = 5 THEN CASE WHEN p.excess_minor > 0 THEN 'overpaid' ELSE 'paid' END
-  WHEN p.id IS NULL THEN 'pending'
-  WHEN p.stage = 'transfer' THEN CASE WHEN p.received_minor > 0 THEN 'underpaid' ELSE 'awaiting_transfer' END
-  WHEN p.status_id = 2 THEN 'processing'
-  WHEN p.received_minor > 0 THEN 'underpaid'
-  WHEN p.reason IN ('account-expired', 'authentication-expired') THEN 'expired'
-  WHEN p.status_id = 4 THEN 'failed'
-  ELSE 'pending'
-END`;
-
 function baseQuery(filter: OrderFilter) {
   let query = db
-    .selectFrom('orders as o')
+    .selectFrom('order_summaries as v')
+    .innerJoin('orders as o', 'o.id', 'v.order_id')
     .innerJoin('customers as c', 'c.id', 'o.customer_id')
+    .leftJoin('order_payments as p', 'p.id', 'v.payment_id')
     .leftJoin('payment_links as l', 'l.id', 'o.payment_link_id')
     .leftJoin('subscriptions as s', 's.id', 'o.subscription_id')
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('order_payments as lp')
-          .selectAll('lp')
-          .whereRef('lp.order_id', '=', 'o.id')
-          .orderBy(sql`lp.status_id = 5`, 'desc')
-          .orderBy('lp.id', 'desc')
-          .limit(1)
-          .as('p'),
-      (join) => join.onTrue(),
-    )
     .select([
-      'o.id', 'o.reference', 'o.created_by', 'o.status_id', 'o.amount_minor', 'o.currency', 'o.description', 'o.created_at', 'o.updated_at',
+      'o.id', 'o.reference', 'o.created_by', 'v.state', 'o.status_id', 'o.amount_minor', 'o.currency', 'o.description', 'o.created_at', 'o.updated_at',
       'c.email as customer_email', 'c.first_name as customer_first_name', 'c.last_name as customer_last_name', 'c.mobile as customer_mobile',
       'l.reference as link_reference', 's.reference as subscription_reference',
       'p.reference as payment_reference', 'p.payment_option', 'p.card_brand', 'p.card_last4', 'p.transfer_account', 'p.transfer_bank',
       'p.received_minor', 'p.fee_minor', 'p.customer_fee_minor', 'p.subsidiary_fee_minor',
     ])
-    .select(STATE.as('state'))
-    .where('o.merchant_id', '=', filter.merchantId)
-    .where('o.mode', '=', filter.mode);
-  if (filter.from) query = query.where('o.created_at', '>=', filter.from);
-  if (filter.to) query = query.where('o.created_at', '<', filter.to);
-  if (filter.currency) query = query.where('o.currency', '=', filter.currency);
-  if (filter.amountMinMinor !== undefined) query = query.where('o.amount_minor', '>=', filter.amountMinMinor);
-  if (filter.amountMaxMinor !== undefined) query = query.where('o.amount_minor', '<=', filter.amountMaxMinor);
-  if (filter.method) query = query.where('p.payment_option', '=', filter.method);
-  if (filter.states) query = query.where(sql<SqlBool>`(${STATE}) IN (${sql.join(filter.states)})`);
+    .where('v.merchant_id', '=', filter.merchantId)
+    .where('v.mode', '=', filter.mode);
+  if (filter.from) query = query.where('v.created_at', '>=', filter.from);
+  if (filter.to) query = query.where('v.created_at', '<', filter.to);
+  if (filter.currency) query = query.where('v.currency', '=', filter.currency);
+  if (filter.amountMinMinor !== undefined) query = query.where('v.amount_minor', '>=', filter.amountMinMinor);
+  if (filter.amountMaxMinor !== undefined) query = query.where('v.amount_minor', '<=', filter.amountMaxMinor);
+  if (filter.method) query = query.where('v.method', '=', filter.method);
+  if (filter.states) query = query.where('v.state', 'in', filter.states);
   if (filter.linkReference) query = query.where('l.reference', '=', filter.linkReference);
   if (filter.subscriptionReference) query = query.where('s.reference', '=', filter.subscriptionReference);
   if (filter.customer) {
@@ -118,7 +95,7 @@ function baseQuery(filter: OrderFilter) {
       ? query.where(sql<SqlBool>`lower(c.email) = ${customer.email.toLowerCase()}`)
       : query.where('c.email', 'is', null).where('c.mobile', '=', customer.mobile);
   }
-  if (filter.search) query = query.where('o.id', 'in', searchMatches(filter.merchantId, filter.mode, filter.search));
+  if (filter.search) query = query.where('v.order_id', 'in', searchMatches(filter.merchantId, filter.mode, filter.search));
   return query;
 }
 
@@ -158,6 +135,6 @@ function searchMatches(merchantId: number, mode: Mode, text: string): SelectQuer
 /** A page of orders after `after` (newest first); one more row than `limit` tells whether another page follows. */
 export async function listOrders(on: Queryable, filter: OrderFilter, limit: number, after?: OrderPosition): Promise<OrderListRow[]> {
   let query = baseQuery(filter);
-  if (after) query = query.where(sql<SqlBool>`(o.created_at, o.id) < (${after.createdAt}, ${after.id})`);
-  return run(on, query.orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(limit)) as Promise<OrderListRow[]>;
+  if (after) query = query.where(sql<SqlBool>`(v.created_at, v.order_id) < (${after.createdAt}, ${after.id})`);
+  return run(on, query.orderBy('v.created_at', 'desc').orderBy('v.order_id', 'desc').limit(limit)) as Promise<OrderListRow[]>;
 }

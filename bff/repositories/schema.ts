@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { OrderState } from '../../shared/contract/orders.ts';
 
 /**
  * The tables as the typed query builder (`sql.ts`) sees them: column names and the types the drivers return. The
@@ -142,7 +143,21 @@ export interface OrderEventsTable {
   created_at: Timestamp;
 }
 
+/** Kept by triggers (migration 015), never written by the application. */
+export interface OrderSummariesTable {
+  order_id: number;
+  merchant_id: number;
+  mode: Mode;
+  created_at: Timestamp;
+  currency: string;
+  amount_minor: number;
+  state: OrderState;
+  method: 'C' | 'bank-transfer' | null;
+  payment_id: number | null;
+}
+
 export interface Database {
+  order_summaries: OrderSummariesTable;
   customers: CustomersTable;
   orders: OrdersTable;
   order_payments: OrderPaymentsTable;

@@ -103,6 +103,25 @@ describe.each(drivers)("the merchant's orders list, search and export on %s", (d
     expect(await references(`?customer=${paid.customer.id}`)).toEqual([made.paid]);
   });
 
+  it("follows each order's later changes: a transfer completed or overpaid, a card payment refunded in full", async () => {
+    const stateOf = async (reference: string) => (await list(`?q=${reference}`)).json().data.items[0].state as string;
+    const exact = await client.newOrder();
+    const exactAccount = JSON.stringify((await client.payByTransfer(exact)).json()).match(/"(\d{10})"/)![1]!;
+    expect(await stateOf(exact)).toBe('awaiting_transfer');
+    expect((await client.transfer(exactAccount, 5000)).statusCode).toBe(200);
+    expect(await stateOf(exact)).toBe('paid');
+    const over = await client.newOrder();
+    const overAccount = JSON.stringify((await client.payByTransfer(over)).json()).match(/"(\d{10})"/)![1]!;
+    expect((await client.transfer(overAccount, 6000)).statusCode).toBe(200);
+    expect(await stateOf(over)).toBe('overpaid');
+    const refunded = await client.newOrder();
+    expect((await client.payByCard(refunded, CARD_APPROVED)).json()).toMatchObject({ statusCode: '00' });
+    const refund = await app.inject({ method: 'POST', url: '/checkout/order/refund', headers: { 'api-key': keys.secretKey }, payload: { reference: refunded } });
+    expect(refund.json()).toMatchObject({ statusCode: '00' });
+    expect(await stateOf(refunded)).toBe('reversed');
+    expect(await references('?state=reversed')).toEqual([refunded]);
+  });
+
   it('refuses bad filters with the envelope and a reason', async () => {
     for (const query of ['?limit=101', '?limit=0', '?state=lost', '?from=yesterday', '?from=2026-01-01T10:00:00', '?method=cash', '?amountMin=5']) {
       const answer = await list(query);
@@ -128,7 +147,7 @@ describe.each(drivers)("the merchant's orders list, search and export on %s", (d
     expect(answer.headers['content-type']).toMatch(/^text\/csv/);
     const lines = answer.body.trim().split('\r\n');
     expect(lines[0]).toBe('created_at,reference,state,status_id,currency,amount,fee,fee_bearer,method,card_brand,card_last4,transfer_account,received,payment_reference,customer_email,customer_name,customer_mobile,link_reference,subscription_reference,origin,description');
-    expect(lines).toHaveLength(6);
+    expect(lines).toHaveLength(1 + (await references('?currency=NGN')).length);
     expect(lines.find((line) => line.includes(made.paid!))).toContain(',12000.00,');
     expect(lines.find((line) => line.includes(made.pending!))).toContain(",\"'+2348011110000\",");
     const bad = await app.inject({ method: 'GET', url: '/checkout/orders/export?from=2026-02-01&to=2026-01-01', headers: { 'api-key': keys.secretKey } });
