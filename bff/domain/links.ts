@@ -8,6 +8,19 @@ export function linkCapacity(link: { paymentType: 'SC' | 'MC' | 'SUB'; payerLimi
   return link.payerLimit > 0 ? link.payerLimit : Number.POSITIVE_INFINITY;
 }
 
+/**
+ * Whether a link takes a new order now: not when it (or its merchant) is disabled, nor once its successful and
+ * under-way payments reach its capacity. The one rule the API, the link page and the checkout all apply.
+ */
+export type LinkAvailability = 'open' | 'inactive' | 'used_up';
+export function linkAvailability(
+  link: { paymentType: 'SC' | 'MC' | 'SUB'; payerLimit: number; uses: number; isActive: boolean },
+  merchant: { disabled: boolean },
+): LinkAvailability {
+  if (!link.isActive || merchant.disabled) return 'inactive';
+  return link.uses >= linkCapacity(link) ? 'used_up' : 'open';
+}
+
 /** A SUB link made without a frequency (the gateway's create has none) bills monthly. */
 export const DEFAULT_FREQUENCY_ID = 6;
 

@@ -15,7 +15,7 @@ import { FAVICON_PATH } from '../pages/html.ts';
 import { localeFrom, type PageLocale } from '../pages/i18n.ts';
 import { linkFormPage, linkHeader, type LinkFormErrors, type LinkFormValues, type PlanView } from '../pages/link-page.ts';
 import { describePlan, nextChargeAt } from '../../shared/plan.ts';
-import { linkPlan } from '../domain/links.ts';
+import { linkAvailability, linkPlan } from '../domain/links.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { Order } from '../domain/order.ts';
 import type { StoredLink } from '../repositories/links.ts';
@@ -133,13 +133,14 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
     return { link, merchant };
   };
   const refusal = (link: StoredLink, merchant: Merchant, locale: PageLocale): { status: number; page: string } | undefined => {
-    if (!link.isActive || merchant.disabled) {
-      return { status: 410, page: say(locale.t.linkInactive(merchant.name, merchant.supportEmail), locale, undefined, undefined, merchant) };
+    switch (linkAvailability(link, merchant)) {
+      case 'inactive':
+        return { status: 410, page: say(locale.t.linkInactive(merchant.name, merchant.supportEmail), locale, undefined, undefined, merchant) };
+      case 'used_up':
+        return { status: 410, page: say(locale.t.linkUsedUp(merchant.name), locale, undefined, undefined, merchant) };
+      case 'open':
+        return undefined;
     }
-    if (link.payerLimit > 0 && link.uses >= link.payerLimit) {
-      return { status: 410, page: say(locale.t.linkUsedUp(merchant.name), locale, undefined, undefined, merchant) };
-    }
-    return undefined;
   };
   /** The address of a customer's order of this link: it names the order, never the customer. */
   const orderAddress = (link: StoredLink, reference: string) => `/l/${link.reference}?order=${encodeURIComponent(reference)}`;
@@ -327,10 +328,10 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
         await app.orders.create(caller, parsed.data);
       } catch (error) {
         if (!isAppError(error) || error.code !== 'CON409') throw error;
-        // The link was used up meanwhile, or the form's reference is an order with other details (the customer
-        // changed them after going Back): the first gets the link's page, the second a new order.
-        const now = await app.links.findByReference(link.reference);
-        if (now && refusal(now, merchant, locale)) return reply.redirect(formAddress, 303);
+        // The link was used up or disabled meanwhile: its page says so. The form's reference is an order with other
+        // details (the customer changed them after going Back): a new order.
+        if (error.reason === 'link_capacity_reached' || error.reason === 'link_inactive') return reply.redirect(formAddress, 303);
+        if (error.reason !== 'order_reference_taken') throw error;
         reference = newOrderReference();
         const retry = plainFor(reference);
         if (!retry.success) throw error;

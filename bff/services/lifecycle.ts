@@ -1,3 +1,4 @@
+import { AppError } from '../errors.ts';
 import type { DomainEventType } from '../domain/events.ts';
 import {
   authenticationDeadline,
@@ -35,10 +36,14 @@ export type SettlementListener = (
   event: Extract<PaymentEvent, { type: 'approved' | 'declined' }> & { cardToken?: string | null },
 ) => Promise<Order | undefined>;
 
-/** A refused transition where the caller holds no answer for it: the transaction must not commit. */
-export class TransitionConflictError extends Error {
+/**
+ * A refused transition where the caller holds no answer for it: the transaction must not commit, and a request
+ * that meets it is answered `CON409` with reason `state_changed` (the row moved on between reading and writing).
+ * What was refused stays on the error for the logs, never in the answer.
+ */
+export class TransitionConflictError extends AppError {
   constructor(readonly conflict: TransitionConflict) {
-    super(`${conflict.entity} cannot take ${conflict.event} from ${JSON.stringify(conflict.from ?? 'a state it moved on from')}`);
+    super('CON409', 'This changed meanwhile; read it again and retry.', { reason: 'state_changed' });
     this.name = 'TransitionConflictError';
   }
 }

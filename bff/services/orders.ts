@@ -76,8 +76,8 @@ export class OrderService {
     if (linkId !== undefined) {
       link = await linkRepository.findLinkById(this.storage, merchant.id, linkId);
       if (!link || link.mode !== mode) throw notFound(`No payment link with id ${linkId} exists for this merchant.`);
-      if (!link.isActive) throw conflict('This payment link is no longer active.');
-      if (link.uses >= linkCapacity(link)) throw conflict('This payment link has reached its limit of payments.');
+      if (!link.isActive) throw conflict('This payment link is no longer active.', 'link_inactive');
+      if (link.uses >= linkCapacity(link)) throw conflict('This payment link has reached its limit of payments.', 'link_capacity_reached');
       if (link.currency !== currency) throw invalid(`The order.currency field must be ${link.currency}, the payment link's currency.`);
       if (link.amountMinor !== null && link.amountMinor !== amountMinor) {
         throw invalid(`The order.amount field must be ${toMajorUnits(link.amountMinor, currency)}, the payment link's amount.`);
@@ -124,7 +124,7 @@ export class OrderService {
     const existing = await orders.findOrders(this.storage, merchant.id, mode, reference);
     // Nor is a browser shown the order the merchant's server made under it.
     if (origin === 'browser' && existing.some((order) => order.createdBy === 'server')) {
-      throw conflict(`The order ${reference} was created by the merchant's server; open the checkout with the client token its create answer gave.`);
+      throw conflict(`The order ${reference} was created by the merchant's server; open the checkout with the client token its create answer gave.`, 'order_needs_client_token');
     }
     // The reference is taken. The same order asked for again (a reload in a new tab, a retry after a lost answer)
     // gets that order back, in its current state; different details under the same reference are refused.
@@ -138,7 +138,7 @@ export class OrderService {
       taken.shopperId === (caller.shopper?.id ?? null) &&
       taken.items.length === items.length &&
       taken.items.every((item, index) => item.name === items[index]?.name && item.amountMinor === items[index]?.amountMinor);
-    if (!same) throw conflict(`An order with reference ${reference} already exists for this merchant with other details.`);
+    if (!same) throw conflict(`An order with reference ${reference} already exists for this merchant with other details.`, 'order_reference_taken');
     return this.answer(caller, taken, link ?? null);
   }
 

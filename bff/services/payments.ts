@@ -100,8 +100,8 @@ export class PaymentService {
     const { payment, order: current } = idle ?? (await this.storage.transaction(async (tx) => {
       const locked = await payments.lockOrderForAttempt(tx, order.id);
       if (!locked) throw new TransitionConflictError({ entity: 'order', event: 'attempt-started', from: undefined });
-      if (locked.status === 5) throw conflict('This order has already been paid.');
-      if (locked.status === 6) throw conflict('This order has been reversed and cannot be paid.');
+      if (locked.status === 5) throw conflict('This order has already been paid.', 'order_already_paid');
+      if (locked.status === 6) throw conflict('This order has been reversed and cannot be paid.', 'order_reversed');
       const started = { ...attempt, id: locked.paymentId };
       // An order that was Pending when read may have no attempt open by now.
       if (order.paymentLinkId === null) {
@@ -111,7 +111,7 @@ export class PaymentService {
       await this.closeOpenAttempts(tx, order);
       const begun = await this.lifecycle.startAttempt(tx, order, locked.status, started);
       // Under the order's lock nothing else opens an attempt.
-      if (!begun) throw conflict('A payment for this order changed meanwhile; try again.');
+      if (!begun) throw conflict('A payment for this order changed meanwhile; try again.', 'state_changed');
       return begun;
     }));
 
@@ -154,21 +154,21 @@ export class PaymentService {
    */
   private async closeOpenAttempts(tx: Queryable, order: Order): Promise<void> {
     for (const open of await payments.listOpenPayments(tx, order.id)) {
-      if (open.stage === 'processing') throw conflict('A payment for this order is already being processed.');
+      if (open.stage === 'processing') throw conflict('A payment for this order is already being processed.', 'order_being_paid');
       if (open.stage === 'transfer' && open.receivedMinor > 0) {
-        throw conflict('A bank transfer for this order has already received part of the money; send the rest to the same account.');
+        throw conflict('A bank transfer for this order has already received part of the money; send the rest to the same account.', 'transfer_partly_received');
       }
       const moved = await this.lifecycle.move(tx, order, open, { type: 'superseded' });
       // Under the order's lock nothing else moves its attempts but the timed jobs, which do not take the lock.
-      if (!moved.ok) throw conflict('A payment for this order changed meanwhile; try again.');
+      if (!moved.ok) throw conflict('A payment for this order changed meanwhile; try again.', 'state_changed');
     }
     // A link's limit holds when money moves, not only when orders are made: under the link's lock, payments approved
     // and under way on its other orders are counted, so concurrent customers never take it beyond its limit.
     if (order.paymentLinkId !== null) {
       const locked = await linkRepository.lockLinkTaken(tx, order.paymentLinkId, order.id);
       if (locked) {
-        if (!locked.link.isActive) throw conflict('This payment link is no longer active.');
-        if (locked.taken >= linkCapacity(locked.link)) throw conflict('This payment link has reached its limit of payments.');
+        if (!locked.link.isActive) throw conflict('This payment link is no longer active.', 'link_inactive');
+        if (locked.taken >= linkCapacity(locked.link)) throw conflict('This payment link has reached its limit of payments.', 'link_capacity_reached');
       }
     }
   }
@@ -244,9 +244,9 @@ export class PaymentService {
       const current = await payments.findPaymentByReference(tx, found.reference);
       const now = this.clock.now();
       if (current?.reason === 'account-expired' || (current?.stage === 'transfer' && current.transferExpiresAt && current.transferExpiresAt <= now)) {
-        throw conflict('This account number has expired.');
+        throw conflict('This account number has expired.', 'transfer_account_expired');
       }
-      if (!current || current.stage !== 'transfer') throw conflict('This account is no longer open for this payment.');
+      if (!current || current.stage !== 'transfer') throw conflict('This account is no longer open for this payment.', 'transfer_account_closed');
       const received = current.receivedMinor + amountMinor;
       const moved =
         received < current.totalMinor
@@ -265,7 +265,7 @@ export class PaymentService {
                   ? `Transfer received with an excess of ${toMajorUnits(received - current.totalMinor, order.currency)} ${order.currency}, recorded for refund`
                   : 'Transfer received',
             });
-      if (!moved.ok) throw conflict('This account is no longer open for this payment.');
+      if (!moved.ok) throw conflict('This account is no longer open for this payment.', 'transfer_account_closed');
       return { order: (await orders.findOrderById(tx, order.id)) ?? order, payment: moved.payment };
     });
   }

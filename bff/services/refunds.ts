@@ -162,12 +162,12 @@ function refusal(plan: Extract<RefundPlan, { ok: false }>, order: Order, largest
   const money = (minor: number) => `${order.currency} ${toMajorUnits(minor, order.currency)}`;
   switch (plan.reason) {
     case 'nothing-paid':
-      return conflict(`The order ${order.reference} has not been paid: there is nothing to refund.`);
+      return conflict(`The order ${order.reference} has not been paid: there is nothing to refund.`, 'order_not_paid');
     case 'nothing-left':
-      return conflict(`Nothing is left to refund on the order ${order.reference}: all of the ${money(plan.paidMinor)} paid has been refunded or is being refunded.`);
+      return conflict(`Nothing is left to refund on the order ${order.reference}: all of the ${money(plan.paidMinor)} paid has been refunded or is being refunded.`, 'nothing_left_to_refund');
     case 'more-than-left':
-      return conflict(`The amount field is more than is left to refund: ${money(plan.leftMinor)} of the ${money(plan.paidMinor)} paid.`);
+      return conflict(`The amount field is more than is left to refund: ${money(plan.leftMinor)} of the ${money(plan.paidMinor)} paid.`, 'refund_exceeds_payment');
     case 'more-than-one-payment':
-      return conflict(`The amount field is more than one payment of this order can refund: the order was paid in several payments, refund at most ${money(largestMinor)} at a time.`);
+      return conflict(`The amount field is more than one payment of this order can refund: the order was paid in several payments, refund at most ${money(largestMinor)} at a time.`, 'refund_exceeds_single_payment');
   }
 }

@@ -5,17 +5,23 @@
  */
 export const CONFLICT_REASONS = [
   'order_already_paid',
+  'order_reversed',
   'order_being_paid',
-  'order_closed',
   'order_not_paid',
+  'order_reference_taken',
+  'order_needs_client_token',
   'link_capacity_reached',
   'link_inactive',
   'transfer_partly_received',
   'transfer_account_expired',
+  'transfer_account_closed',
   'refund_exceeds_payment',
+  'refund_exceeds_single_payment',
+  'nothing_left_to_refund',
   'subscription_ended',
   'webhook_endpoint_disabled',
   'webhook_endpoint_limit',
+  /** The row moved on between reading and writing it (a race): trying again reads it as it is now. */
   'state_changed',
 ] as const;
 

@@ -44,7 +44,7 @@ describe.each(drivers)('card attempts interrupted while processing on %s', (driv
 
       expect((await client.status(reference)).json()).toMatchObject({ is_final_status: false, data: { payment_status: 2 } });
       const blocked = await client.payByCard(reference, '5555555555554444');
-      expect(blocked.json()).toEqual({ status: 'failed', statusCode: 'CON409', message: 'A payment for this order is already being processed.' });
+      expect(blocked.json()).toEqual({ status: 'failed', statusCode: 'CON409', message: 'A payment for this order is already being processed.', reason: 'order_being_paid' });
 
       clock.advance(2 * MINUTE);
       await app.jobs.runDue();

@@ -77,7 +77,7 @@ describe.each(drivers)('orders on %s', (driver) => {
     for (const overrides of [{ order: { amount: 6000 } }, { order: { currency: 'USD' } }, { customer: { email: 'bola@example.test' } }, { order: { items: [{ name: 'Ticket', amount: 5000 }] } }]) {
       const again = await client.createOrder(orderPayload(reference, overrides));
       expect(again.statusCode).toBe(409);
-      expect(again.json()).toEqual({ status: 'failed', statusCode: 'CON409', message: `An order with reference ${reference} already exists for this merchant with other details.` });
+      expect(again.json()).toEqual({ status: 'failed', statusCode: 'CON409', message: `An order with reference ${reference} already exists for this merchant with other details.`, reason: 'order_reference_taken' });
     }
     expect((await other.createOrder(orderPayload(reference))).statusCode).toBe(200);
   });

@@ -273,6 +273,32 @@ describe('the payment-link page', () => {
     }
   });
 
+  it('shows the used-up page, never an API envelope, for a paid single-charge link without a Limit, and for MC and SUB links at their Limit', async () => {
+    const client = new CheckoutClient(app, keys);
+    const cases = [
+      { link: await createLink({ Amount: 100 }), uses: 1 },
+      { link: await createLink({ Amount: 100, PaymentType: 'MC', Limit: 2 }), uses: 2 },
+      { link: await createLink({ Amount: 100, PaymentType: 'SUB', Limit: 1 }), uses: 1 },
+    ];
+    const [single] = cases;
+    const paidAt = String((await postForm(single!.link.reference, ada)).headers.location);
+    const paid = new URL(paidAt, 'http://x').searchParams.get('order')!;
+    expect((await client.payByCard(paid, '5555555555554444')).json()).toMatchObject({ statusCode: '00' });
+    expect((await app.links.findByReference(single!.link.reference))!.uses).toBe(1);
+    for (const { link, uses } of cases.slice(1)) await app.storage.query('UPDATE payment_links SET uses = $2 WHERE reference = $1', [link.reference, uses]);
+    for (const { link } of cases) {
+      const page = await app.inject({ method: 'GET', url: `/l/${link.reference}` });
+      expect(page.statusCode, link.paymentLinkType).toBe(410);
+      expect(page.body).toContain('already been used');
+      const posted = await postForm(link.reference, { ...ada, email: 'late@example.test' });
+      expect(posted.statusCode).toBe(303);
+      expect(posted.headers['content-type'] ?? '').not.toContain('application/json');
+      const shown = await app.inject({ method: 'GET', url: String(posted.headers.location) });
+      expect(shown.statusCode).toBe(410);
+      expect(shown.body).toContain('already been used');
+    }
+  });
+
   it("shows the merchant's logo on its link pages once it has one, and its initials before", async () => {
     const link = await createLink({ Amount: '5000', Limit: '1' });
     const before = await app.inject({ method: 'GET', url: `/l/${link.reference}` });

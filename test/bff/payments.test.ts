@@ -192,7 +192,7 @@ describe.each(drivers)('card payments on %s', (driver) => {
     expect((await client.payByCard(reference, '5555555555554444')).json().statusCode).toBe('00');
     const again = await client.payByCard(reference, '5555555555554444');
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ status: 'failed', statusCode: 'CON409', message: 'This order has already been paid.' });
+    expect(again.json()).toEqual({ status: 'failed', statusCode: 'CON409', message: 'This order has already been paid.', reason: 'order_already_paid' });
   });
 
   it("answers NF404 when paying another merchant's order", async () => {

@@ -75,8 +75,8 @@ describe.each(drivers)('refunds on %s', (driver) => {
       .sort((a, b) => a.type.localeCompare(b.type));
   }
 
-  const expectRefused = (response: LightMyRequestResponse, code: string, message: string | RegExp) => {
-    expect(response.json()).toEqual({ status: 'failed', statusCode: code, message: expect.stringMatching(message) });
+  const expectRefused = (response: LightMyRequestResponse, code: string, message: string | RegExp, reason?: string) => {
+    expect(response.json()).toEqual({ status: 'failed', statusCode: code, message: expect.stringMatching(message), ...(reason ? { reason } : {}) });
     expect(response.json()).not.toHaveProperty('data');
   };
 
@@ -130,8 +130,8 @@ describe.each(drivers)('refunds on %s', (driver) => {
     expect(last).toMatchObject({ statusCode: '00', data: { order: { statusId: 6, amountRefunded: paid, amountRefundable: 0 } } });
     const next = await refund({ reference, amount: 1 });
     expect(next.statusCode).toBe(409);
-    expectRefused(next, 'CON409', new RegExp(`^Nothing is left to refund on the order ${reference}: all of the NGN ${paid} paid has been refunded or is being refunded\\.$`));
-    expectRefused(await refund({ reference }), 'CON409', /^Nothing is left to refund/);
+    expectRefused(next, 'CON409', new RegExp(`^Nothing is left to refund on the order ${reference}: all of the NGN ${paid} paid has been refunded or is being refunded\\.$`), 'nothing_left_to_refund');
+    expectRefused(await refund({ reference }), 'CON409', /^Nothing is left to refund/, 'nothing_left_to_refund');
     const verified = await verify(reference);
     expect(verified.refunds.map((each) => each.amount)).toEqual([1000, 2000, paid - 3000]);
     expect(verified).toMatchObject({ statusId: 6, amountRefunded: paid });
@@ -141,9 +141,9 @@ describe.each(drivers)('refunds on %s', (driver) => {
     const { reference, paid } = await paidOrder();
     const over = await refund({ reference, amount: paid + 0.01 });
     expect(over.statusCode).toBe(409);
-    expectRefused(over, 'CON409', `The amount field is more than is left to refund: NGN ${paid} of the NGN ${paid} paid.`);
+    expectRefused(over, 'CON409', `The amount field is more than is left to refund: NGN ${paid} of the NGN ${paid} paid.`, 'refund_exceeds_payment');
     expect((await refund({ reference, amount: 5000 })).json().statusCode).toBe('00');
-    expectRefused(await refund({ reference, amount: paid - 4999 }), 'CON409', `The amount field is more than is left to refund: NGN ${paid - 5000} of the NGN ${paid} paid.`);
+    expectRefused(await refund({ reference, amount: paid - 4999 }), 'CON409', `The amount field is more than is left to refund: NGN ${paid - 5000} of the NGN ${paid} paid.`, 'refund_exceeds_payment');
     expect(await verify(reference)).toMatchObject({ statusId: 5, amountRefunded: 5000, amountRefundable: paid - 5000 });
     expect((await verify(reference)).refunds).toHaveLength(1);
   });
@@ -155,7 +155,7 @@ describe.each(drivers)('refunds on %s', (driver) => {
     const refused = answers.filter((answer) => answer.statusCode === 409);
     expect(succeeded).toHaveLength(Math.floor(paid / 1000));
     expect(refused).toHaveLength(20 - succeeded.length);
-    for (const answer of refused) expectRefused(answer, 'CON409', /^The amount field is more than is left to refund/);
+    for (const answer of refused) expectRefused(answer, 'CON409', /^The amount field is more than is left to refund/, 'refund_exceeds_payment');
     const verified = await verify(reference);
     expect(verified.amountRefunded).toBe(succeeded.length * 1000);
     expect(verified.amountRefundable).toBe(paid - succeeded.length * 1000);
@@ -226,7 +226,7 @@ describe.each(drivers)('refunds on %s', (driver) => {
     expect(pending).toMatchObject({ status: 'success', statusCode: '02', data: { refund: { statusId: 2, status: 'Pending', responseCode: null }, order: { amountRefunded: 0 } } });
     expect(pending.data.order.amountRefundable).toBeCloseTo(paid - 100.41, 2);
     expect((await verify(reference)).refunds).toEqual([expect.objectContaining({ statusId: 2 })]);
-    expectRefused(await refund({ reference, amount: paid }), 'CON409', /^The amount field is more than is left to refund/);
+    expectRefused(await refund({ reference, amount: paid }), 'CON409', /^The amount field is more than is left to refund/, 'refund_exceeds_payment');
     expect((await eventsFor(reference)).map((event) => event.type)).toEqual(['order.successful'].sort());
 
     clock.advance(2 * MINUTE);
@@ -255,7 +255,7 @@ describe.each(drivers)('refunds on %s', (driver) => {
     clock.advance(31 * MINUTE);
     await app.jobs.runDue();
     expect(await verify(reference)).toMatchObject({ statusId: 4, amountRefunded: 0, amountRefundable: 1200 });
-    expectRefused(await refund({ reference, amount: 1200.01 }), 'CON409', 'The amount field is more than is left to refund: NGN 1200 of the NGN 1200 paid.');
+    expectRefused(await refund({ reference, amount: 1200.01 }), 'CON409', 'The amount field is more than is left to refund: NGN 1200 of the NGN 1200 paid.', 'refund_exceeds_payment');
     const answer = (await refund({ reference })).json();
     expect(answer).toMatchObject({ statusCode: '00', data: { refund: { amount: 1200 }, order: { statusId: 4, amountRefunded: 1200, amountRefundable: 0 } } });
     expect((await eventsFor(reference)).map((event) => event.type)).toEqual(['transfer.partially_paid', 'transfer.expired', 'refund.succeeded'].sort());
@@ -263,9 +263,9 @@ describe.each(drivers)('refunds on %s', (driver) => {
 
   it('refuses an order that was never paid', async () => {
     const reference = await client.newOrder();
-    expectRefused(await refund({ reference }), 'CON409', `The order ${reference} has not been paid: there is nothing to refund.`);
+    expectRefused(await refund({ reference }), 'CON409', `The order ${reference} has not been paid: there is nothing to refund.`, 'order_not_paid');
     expect((await client.payByCard(reference, '4000000000000002')).json().statusCode).toBe('05');
-    expectRefused(await refund({ reference, amount: 10 }), 'CON409', `The order ${reference} has not been paid: there is nothing to refund.`);
+    expectRefused(await refund({ reference, amount: 10 }), 'CON409', `The order ${reference} has not been paid: there is nothing to refund.`, 'order_not_paid');
   });
 
   it('answers bad input with the envelope: negative, zero, too many decimals, unknown reference, another merchant’s order, no reference', async () => {
