@@ -63,6 +63,9 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
  * `webhook.deliver` job sends it, signed, retrying with backoff for 3 days and logging every attempt.
  */
 export class WebhookService {
+  /** Every delivery's connections go through these: they refuse a destination the policy does not allow. */
+  private readonly agents: GuardedAgents;
+
   constructor(
     private readonly storage: Storage,
     private readonly clock: Clock,
@@ -72,8 +75,6 @@ export class WebhookService {
   ) {
     this.agents = guardedAgents(settings.destinations, settings.resolve);
   }
-
-  private readonly agents: GuardedAgents;
 
   /** A new endpoint and its signing secret, which is returned this once and stored only sealed. */
   async create(scope: WebhookScope, url: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
