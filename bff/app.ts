@@ -46,16 +46,19 @@ import { validatorCompiler } from './validation.ts';
 import { routedUrl } from './routes/transactpay-paths.ts';
 import { serializeError, serializeRequest } from './log-serializers.ts';
 import { logBindings } from './request-context.ts';
+import type { Resolve } from './security/guarded-agents.ts';
 
 export type AppOptions = {
   config: Config;
   clock?: Clock | undefined;
   /** Development: page templates from Vite's dev server instead of dist/widget. */
   templates?: TemplateSource | undefined;
+  /** Tests: how webhook delivery resolves host names (default: the system's resolver). */
+  resolveHost?: Resolve | undefined;
 };
 
 /** The whole backend as one plugin: infrastructure first, then one route module per resource. */
-export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, clock: given, templates }) => {
+export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, clock: given, templates, resolveHost }) => {
   const testClock = config.testClock && !given ? new AdvancingClock() : undefined;
   const clock = given ?? testClock ?? systemClock;
   const fastify = instance.withTypeProvider<ZodTypeProvider>();
@@ -69,7 +72,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   await fastify.register(storage, { config });
   // Read (or, in development, created) once: it seals private keys and derives the other server secrets.
   const masterKey = loadMasterKey(config);
-  await fastify.register(services, { config, clock, masterKey });
+  await fastify.register(services, { config, clock, masterKey, resolveHost });
   // Before auth: its hooks run in registration order, and a refused key (401, 403) must carry the CORS headers too,
   // or the merchant's page reads a network failure instead of the envelope's code.
   await fastify.register(cors);

@@ -50,6 +50,9 @@ const environmentSchema = z.object({
   PROCESSOR_TIMEOUT_SECONDS: z.coerce.number().min(1).max(120).default(30),
   // A webhook request unanswered by then is a failed attempt (retried later).
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(30).default(10),
+  // Webhooks to loopback, private-network and internal addresses (a receiver beside a self-hosted server, tests); off
+  // in every mode, because a merchant's URL would otherwise reach the server's own machine and network.
+  WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
   // Abuse limits (README, "Limits"): requests per window and client; a shared Redis store when REDIS_URL is set.
   REDIS_URL: z.string().regex(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' }).optional(),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
@@ -97,6 +100,8 @@ export type Config = {
   processorTimeoutMs: number;
   /** A webhook request is abandoned after this long; always shorter than the job lease. */
   webhookTimeoutMs: number;
+  /** Where webhooks may go: public internet addresses only, unless the operator allows private ones. */
+  webhookDestinations: { allowPrivate: boolean };
   /** The built widget the backend serves (checkout page, assets, embed.js). */
   widgetDir: string;
   /** Requests allowed per window: per client address, per api-key, per payment-link page (posts), failures per address. */
@@ -168,6 +173,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     jobs: { pollMs: values.JOBS_POLL_MS, leaseMs: values.JOBS_LEASE_SECONDS * 1000 },
     processorTimeoutMs: values.PROCESSOR_TIMEOUT_SECONDS * 1000,
     webhookTimeoutMs: values.WEBHOOK_TIMEOUT_SECONDS * 1000,
+    webhookDestinations: { allowPrivate: values.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS === '1' },
     widgetDir: values.CHECKOUT_WIDGET_DIR ? path.resolve(values.CHECKOUT_WIDGET_DIR) : DEFAULT_WIDGET_DIR,
     rateLimits: {
       windowMs: values.RATE_LIMIT_WINDOW_SECONDS * 1000,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { ConfigError, readConfig } from '../config.ts';
+import { ConfigError, readConfig, type Config } from '../config.ts';
 import { loadMasterKey } from '../crypto/master-key.ts';
 import { openStorage, storageOptions } from '../storage/open.ts';
 import { StorageUnavailableError } from '../storage/storage.ts';
@@ -92,16 +92,16 @@ function parse<T extends z.ZodType>(schema: T, values: unknown): z.infer<T> {
 }
 
 /** `webhook <action>`: the same operations as the secret-key webhook API, for the merchant `--id` in `--mode`. */
-async function webhookCommand(storage: Storage, masterKey: Buffer, timeoutMs: number, action: string | undefined, values: Record<string, unknown>): Promise<unknown> {
+async function webhookCommand(storage: Storage, masterKey: Buffer, config: Config, action: string | undefined, values: Record<string, unknown>): Promise<unknown> {
   const input = parse(webhookScopeSchema, values);
   if (!(await merchants.findMerchant(storage, input.id))) throw new UsageError(`No merchant has id ${input.id}.`);
   const scope: WebhookScope = { merchantId: input.id, mode: input.mode };
-  const service = new WebhookService(storage, systemClock, masterKey, { timeoutMs });
+  const service = new WebhookService(storage, systemClock, masterKey, { timeoutMs: config.webhookTimeoutMs, destinations: config.webhookDestinations });
   try {
     switch (action) {
       case 'add': {
         const { url } = parse(webhookUrlSchema, values);
-        const problem = endpointUrlProblem(url, scope.mode);
+        const problem = endpointUrlProblem(url, scope.mode, config.webhookDestinations);
         if (problem) throw new UsageError(`--url ${problem}`);
         const { endpoint, secret } = await service.create(scope, url);
         return { ...presentEndpoint(endpoint), secret };
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
     let output: unknown;
     switch (command) {
       case 'webhook':
-        output = await webhookCommand(storage, masterKey, config.webhookTimeoutMs, action, values);
+        output = await webhookCommand(storage, masterKey, config, action, values);
         break;
       case 'create': {
         const input = parse(createSchema, values);

@@ -1,3 +1,4 @@
+import { destinationProblem, hostReason, type DestinationPolicy } from '../security/destinations.ts';
 import type { Mode } from './merchant.ts';
 
 /** The rules of webhook delivery: retry schedule, what counts as delivered, which endpoint URLs a mode accepts. */
@@ -61,17 +62,18 @@ export function nextAttemptAt(attempt: number, now: Date, deliverUntil: Date, ra
   return new Date(Math.min(now.getTime() + wait, deliverUntil.getTime()));
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
-const isLoopback = (hostname: string) => LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
-
 /**
- * Why `url` cannot receive `mode`'s events, or null. Live events carry customers' names, e-mails and amounts, so
- * they travel over https only; plain http is accepted in live mode only to a loopback address (a receiver on the
- * same machine as a self-hosted checkout), and in test mode anywhere (local development, tunnels).
+ * Why `url` cannot receive `mode`'s events, or null. Its host must be a public internet address unless the
+ * operator allows private destinations (`destinations.ts`, the rule deliveries are held to as well). Live events
+ * carry customers' names, e-mails and amounts, so they travel over https only; plain http is accepted in live mode
+ * only to a loopback address (a receiver on the same machine as a self-hosted checkout, which needs the operator's
+ * setting), and in test mode anywhere (tunnels).
  */
-export function endpointUrlProblem(url: string, mode: Mode): string | null {
+export function endpointUrlProblem(url: string, mode: Mode, destinations: DestinationPolicy): string | null {
   const parsed = new URL(url);
-  if (mode === 'live' && parsed.protocol === 'http:' && !isLoopback(parsed.hostname)) {
+  const destination = destinationProblem(parsed, destinations);
+  if (destination) return destination;
+  if (mode === 'live' && parsed.protocol === 'http:' && hostReason(parsed.hostname) !== 'loopback') {
     return 'must be an https URL for live mode (plain http is accepted only for test mode, or for a loopback address)';
   }
   return null;

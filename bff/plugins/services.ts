@@ -22,6 +22,7 @@ import { PaymentService } from '../services/payments.ts';
 import { RefundService } from '../services/refunds.ts';
 import { SubscriptionService } from '../services/subscriptions.ts';
 import { WebhookService } from '../services/webhooks.ts';
+import type { Resolve } from '../security/guarded-agents.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,8 +52,8 @@ declare module 'fastify' {
 }
 
 /** Builds the domain services once, on the app's storage and clock, and hands them to the routes and the job runner. */
-export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
-  async (app, { config, clock, masterKey }) => {
+export default fp<{ config: Config; clock: Clock; masterKey: Buffer; resolveHost?: Resolve | undefined }>(
+  async (app, { config, clock, masterKey, resolveHost }) => {
     const otpSecret = createSecretKey(Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'checkout sandbox one-time codes', 32)));
     const links = new LinkService(app.storage, config.publicBaseUrl);
     // Test mode runs on the sandbox; live mode has no acquirer connector in this build, so the registry refuses
@@ -67,7 +68,13 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     const stopListening = await app.storage.listen(MERCHANT_CHANGES_CHANNEL, merchantCache.listener);
     app.addHook('onClose', async () => stopListening().catch(() => undefined));
     app.decorate('merchantCache', merchantCache);
-    const webhooks = new WebhookService(app.storage, clock, masterKey, { timeoutMs: config.webhookTimeoutMs }, app.log);
+    const webhooks = new WebhookService(
+      app.storage,
+      clock,
+      masterKey,
+      { timeoutMs: config.webhookTimeoutMs, destinations: config.webhookDestinations, resolve: resolveHost },
+      app.log,
+    );
     // Every event becomes its webhook deliveries in the statement that records it.
     outbox.writeWith(webhooks.writeEvent);
     app.decorate('clock', clock);

@@ -160,7 +160,7 @@ export async function finishAttempt(
   db: Queryable,
   deliveryId: string,
   attempt: number,
-  outcome: { finishedAt: Date; statusCode: number | null; error: string | null; latencyMs: number },
+  outcome: { finishedAt: Date; statusCode: number | null; error: string | null; latencyMs: number | null },
 ): Promise<void> {
   await db.query(
     `UPDATE webhook_attempts SET finished_at = $3, status_code = $4, error = $5, latency_ms = $6 WHERE delivery_id = $1 AND attempt = $2`,

@@ -42,7 +42,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Add a webhook endpoint',
         description:
           'Every later event of this merchant and mode is delivered to the URL, signed with the secret in this answer (shown this once). ' +
-          'Live mode needs https (http only to a loopback address).',
+          'The URL must name a public internet address (private ones only when the operator allows them); live mode needs https (http only to a loopback address).',
         tags: TAGS,
         security: SECURITY,
         body: createWebhookEndpointRequestSchema,

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { formatTimestamp } from '../../shared/timestamps.ts';
 import { SIGNATURE_HEADER, signWebhook } from '../../shared/webhooks.ts';
@@ -17,6 +19,8 @@ import { conflict, invalid, notFound } from '../errors.ts';
 import { enqueue, jobContext } from '../jobs/queue.ts';
 import { done, type JobHandlers, type JobResult } from '../jobs/kinds.ts';
 import * as repository from '../repositories/webhooks.ts';
+import type { DestinationPolicy } from '../security/destinations.ts';
+import { DestinationRefusedError, guardedAgents, type GuardedAgents, type Resolve } from '../security/guarded-agents.ts';
 import type { Queryable, Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 import type { EventWriter } from './outbox.ts';
@@ -27,7 +31,25 @@ export type WebhookScope = { merchantId: number; mode: Mode };
 export type WebhookSettings = {
   /** A delivery's HTTP request is abandoned after this long (well within the job lease, so no two overlap). */
   timeoutMs: number;
+  /** Where deliveries may connect (public addresses only, unless the operator allows private ones). */
+  destinations: DestinationPolicy;
+  /** How delivery resolves host names (tests: their own answers, so no query leaves the machine). */
+  resolve?: Resolve | undefined;
 };
+
+/**
+ * What an attempt that got no HTTP answer tells the merchant: a class, never the system's error code or what a
+ * refused destination answered, so the delivery log cannot map the server's network (docs/decisions.md,
+ * "Webhook destinations"). `cause` (the error code) goes to the operators' log only.
+ */
+type SendResult = { statusCode: number | null; error: string | null; latencyMs: number | null; cause?: string };
+
+const REFUSED_DESTINATION = 'The destination is not a public internet address, or its name did not resolve; nothing was sent.';
+const CONNECTION_FAILED = 'The connection failed.';
+const TLS_FAILED = 'The secure connection failed (TLS).';
+/** Name resolution failures read as refusals: which internal names exist is the server network's business. */
+const UNRESOLVED_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA']);
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
 
 type Logger = { info(object: object, message: string): void };
 
@@ -41,17 +63,22 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
  * `webhook.deliver` job sends it, signed, retrying with backoff for 3 days and logging every attempt.
  */
 export class WebhookService {
+  /** Every delivery's connections go through these: they refuse a destination the policy does not allow. */
+  private readonly agents: GuardedAgents;
+
   constructor(
     private readonly storage: Storage,
     private readonly clock: Clock,
     private readonly masterKey: Buffer,
     private readonly settings: WebhookSettings,
     private readonly log: Logger = { info: () => {} },
-  ) {}
+  ) {
+    this.agents = guardedAgents(settings.destinations, settings.resolve);
+  }
 
   /** A new endpoint and its signing secret, which is returned this once and stored only sealed. */
   async create(scope: WebhookScope, url: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-    const problem = endpointUrlProblem(url, scope.mode);
+    const problem = endpointUrlProblem(url, scope.mode, this.settings.destinations);
     if (problem) throw invalid(`The url field ${problem}.`);
     const secret = newSecret();
     const endpoint = await this.storage.transaction(async (tx) => {
@@ -137,7 +164,7 @@ export class WebhookService {
     const attempt = await this.storage.transaction((tx) => repository.startAttempt(tx, deliveryId, startedAt));
     if (attempt === undefined) return done;
     const signature = signWebhook(secret, Math.floor(startedAt.getTime() / 1000), body);
-    const result = await this.send(delivery.url, body, signature);
+    const { cause, ...result } = await this.send(delivery.url, body, signature);
 
     const finishedAt = this.clock.now();
     const delivered = isDelivered(result.statusCode);
@@ -154,39 +181,56 @@ export class WebhookService {
     });
     // The endpoint's id only: a URL may carry a merchant's token in its query, and bodies hold customer data.
     this.log.info(
-      { webhook: { deliveryId, endpointId: delivery.endpointId, eventType: event.type, attempt, statusCode: result.statusCode, latencyMs: result.latencyMs } },
+      { webhook: { deliveryId, endpointId: delivery.endpointId, eventType: event.type, attempt, statusCode: result.statusCode, latencyMs: result.latencyMs, ...(cause ? { cause } : {}) } },
       delivered ? 'webhook delivered' : next ? 'webhook attempt failed; retrying' : 'webhook delivery failed; no retries left',
     );
     return next ? { outcome: 'again', at: next } : done;
   }
 
-  private async send(url: string, body: string, signature: string): Promise<{ statusCode: number | null; error: string | null; latencyMs: number }> {
+  /**
+   * One POST through the guarded agents: a destination the policy refuses is never connected to. A redirect is not
+   * followed (the signed body must reach the registered URL itself), and only the status is read, never the body.
+   */
+  private send(url: string, body: string, signature: string): Promise<SendResult> {
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'Checkout-Webhooks/1.0', [SIGNATURE_HEADER]: signature },
-        body,
-        // A redirect is not a delivery: the signed body must reach the registered URL itself.
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
-      });
-      // Only the status matters; the answer's body is neither read nor kept.
-      await response.body?.cancel().catch(() => {});
-      return { statusCode: response.status, error: null, latencyMs: latency() };
-    } catch (error) {
-      return { statusCode: null, error: this.describeFailure(error), latencyMs: latency() };
-    }
+    const target = new URL(url);
+    const transport = target.protocol === 'https:' ? https : http;
+    return new Promise((resolve) => {
+      const request = transport.request(
+        target,
+        {
+          method: 'POST',
+          agent: target.protocol === 'https:' ? this.agents['https:'] : this.agents['http:'],
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'user-agent': 'Checkout-Webhooks/1.0',
+            [SIGNATURE_HEADER]: signature,
+          },
+          signal: AbortSignal.timeout(this.settings.timeoutMs),
+        },
+        (response) => {
+          resolve({ statusCode: response.statusCode ?? null, error: null, latencyMs: latency() });
+          response.destroy();
+        },
+      );
+      request.on('error', (error) => resolve(this.describeFailure(error, latency())));
+      request.end(body);
+    });
   }
 
-  private describeFailure(error: unknown): string {
+  private describeFailure(error: unknown, latencyMs: number): SendResult {
+    const code = (error as { code?: unknown }).code;
+    const cause = typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown';
+    if (error instanceof DestinationRefusedError || UNRESOLVED_CODES.has(cause)) {
+      return { statusCode: null, error: REFUSED_DESTINATION, latencyMs: null, cause: error instanceof DestinationRefusedError ? `refused ${error.reason}` : cause };
+    }
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
       const seconds = this.settings.timeoutMs / 1000;
-      return `No answer within ${seconds} second${seconds === 1 ? '' : 's'}.`;
+      return { statusCode: null, error: `No answer within ${seconds} second${seconds === 1 ? '' : 's'}.`, latencyMs, cause: 'timeout' };
     }
-    const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-    return typeof code === 'string' && /^[A-Z_]{2,40}$/.test(code) ? `The connection failed (${code}).` : 'The request could not be sent.';
+    return { statusCode: null, error: TLS_CODE.test(cause) ? TLS_FAILED : CONNECTION_FAILED, latencyMs, cause };
   }
 
   private async addDelivery(tx: Queryable, endpointId: string, eventId: string, resendOf: string | null, id: string): Promise<void> {

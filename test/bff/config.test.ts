@@ -79,4 +79,14 @@ describe('configuration', () => {
     expect(readConfig({ LEGACY_RSA_THREADS: '3', LEGACY_RSA_QUEUE_PER_THREAD: '4' }).legacyRsa).toEqual({ threads: 3, queuePerThread: 4 });
   });
 
+  it('sends webhooks to public addresses only unless WEBHOOK_ALLOW_PRIVATE_DESTINATIONS=1, in every mode', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    for (const NODE_ENV of ['development', 'test', 'production']) {
+      expect(readConfig({ NODE_ENV, CHECKOUT_MASTER_KEY: key }).webhookDestinations, NODE_ENV).toEqual({ allowPrivate: false });
+      expect(readConfig({ NODE_ENV, CHECKOUT_MASTER_KEY: key, WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: '0' }).webhookDestinations).toEqual({ allowPrivate: false });
+      expect(readConfig({ NODE_ENV, CHECKOUT_MASTER_KEY: key, WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: '1' }).webhookDestinations).toEqual({ allowPrivate: true });
+    }
+    expect(() => readConfig({ WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: 'yes' })).toThrow('Invalid configuration: WEBHOOK_ALLOW_PRIVATE_DESTINATIONS must be 0 or 1 (got "yes").');
+  });
+
 });

@@ -181,7 +181,7 @@ describe.each(drivers)('signed webhooks on %s', (driver) => {
     expect(delivery!.attempts[0]).toMatchObject({ outcome: 'failed', statusCode: null, error: 'No answer within 1 second.' });
     expect(delivery!.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(900);
     const [refusedDelivery] = await deliveriesOf(api, refused.id);
-    expect(refusedDelivery!.attempts[0]).toMatchObject({ outcome: 'failed', statusCode: null, error: 'The connection failed (ECONNREFUSED).' });
+    expect(refusedDelivery!.attempts[0]).toMatchObject({ outcome: 'failed', statusCode: null, error: 'The connection failed.' });
 
     await runNextAttempt(app, delivery!);
     [delivery] = await deliveriesOf(api, endpoint.id);

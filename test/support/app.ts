@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../bff/app.ts';
 import { readConfig, type Config } from '../../bff/config.ts';
 import type { Clock } from '../../bff/services/clock.ts';
+import type { Resolve } from '../../bff/security/guarded-agents.ts';
 
 /**
  * Test apps on real storage. Every storage test runs once per driver: PGlite always, PostgreSQL when
@@ -49,6 +50,8 @@ export function testConfig(place: Place, overrides: Record<string, string> = {})
     RATE_LIMIT_PER_KEY: '1000000',
     RATE_LIMIT_PER_LINK: '1000000',
     RATE_LIMIT_FAILURES_PER_IP: '1000000',
+    // Test webhook receivers listen on 127.0.0.1 (support/webhook-receiver.ts); the destination tests turn it off.
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: '1',
     ...(place.driver === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: place.schema } : {}),
     ...overrides,
   });
@@ -59,8 +62,8 @@ function randomBytesFor(place: Place): string {
   return Buffer.from(place.schema.padEnd(32, '0').slice(0, 32)).toString('base64');
 }
 
-export async function startApp(place: Place, overrides: Record<string, string> = {}, clock?: Clock): Promise<FastifyInstance> {
-  return buildApp(testConfig(place, overrides), { clock });
+export async function startApp(place: Place, overrides: Record<string, string> = {}, clock?: Clock, resolveHost?: Resolve): Promise<FastifyInstance> {
+  return buildApp(testConfig(place, overrides), { clock, resolveHost });
 }
 
 /** A clock the test moves by hand (transfer expiry, timestamps). */
@@ -90,12 +93,13 @@ export async function cleanPlace(place: Place): Promise<void> {
  * One app on fresh storage for the enclosing describe block: started before its tests, closed and its storage
  * dropped after them. Read `app` inside hooks and tests (it exists once the block's first hook has run).
  */
-export function useTestApp(driver: Driver, options: { overrides?: Record<string, string>; clock?: Clock } = {}): { readonly app: FastifyInstance } {
+/** `resolveHost`: the DNS answers webhook delivery sees, so a test's names never leave the machine. */
+export function useTestApp(driver: Driver, options: { overrides?: Record<string, string>; clock?: Clock; resolveHost?: Resolve } = {}): { readonly app: FastifyInstance } {
   let place: Place | undefined;
   let app: FastifyInstance | undefined;
   beforeAll(async () => {
     place = newPlace(driver);
-    app = await startApp(place, options.overrides, options.clock);
+    app = await startApp(place, options.overrides, options.clock, options.resolveHost);
   });
   afterAll(async () => {
     await app?.close();

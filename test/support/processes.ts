@@ -64,6 +64,8 @@ export async function startBackendProcess(place: Place, extraEnv: Record<string,
     LOG_LEVEL: 'warn',
     // One server process each unless a test asks for a cluster (the default is one per core).
     WORKERS: '1',
+    // Webhook receivers of these tests listen on 127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: '1',
     ...extraEnv,
   };
   const command = serverCommand(ROOT, compiled);
