@@ -11,6 +11,8 @@ export type Job =
   | { kind: 'payment.requery'; payload: { paymentId: number } }
   /** A refund still processing: the processor's record decides (a crash, a timeout, a lost answer). */
   | { kind: 'refund.requery'; payload: { refundId: number } }
+  /** A refund the service made itself (a charge approved after its subscription was cancelled): sent until answered. */
+  | { kind: 'refund.send'; payload: { refundId: number } }
   /** One attempt at a webhook delivery; it runs again (backoff) until delivered or out of its 3-day window. */
   | { kind: 'webhook.deliver'; payload: { deliveryId: string } }
   /** A subscription's charges: runs at each due time (or retry) until the subscription ends; one per subscription. */

@@ -83,7 +83,7 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer; resolveHost
     const signedTokens = new SignedTokens(masterKey);
     const clientTokens = new ClientTokens(signedTokens);
     app.decorate('signedTokens', signedTokens);
-    const orders = new OrderService(app.storage, clock, clientTokens);
+    const orders = new OrderService(app.storage, clock, clientTokens, { publicBaseUrl: config.publicBaseUrl });
     app.decorate('clientTokens', clientTokens);
     app.decorate('fees', new FeeService(orders));
     app.decorate('payments', new PaymentService(app.storage, registry, clock, settings, lifecycle, orders));
@@ -93,7 +93,7 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer; resolveHost
     app.decorate('outbox', outbox);
     app.decorate('webhooks', webhooks);
     app.decorate('sandbox', sandbox);
-    const subscriptions = new SubscriptionService(app.storage, registry, clock, outbox, lifecycle, signedTokens, { processorTimeoutMs: config.processorTimeoutMs });
+    const subscriptions = new SubscriptionService(app.storage, registry, clock, outbox, lifecycle, signedTokens, { processorTimeoutMs: config.processorTimeoutMs }, refunds);
     app.decorate('subscriptions', subscriptions);
     app.decorate('orderLists', new OrderLists(app.storage));
     app.decorate('jobHandlers', {

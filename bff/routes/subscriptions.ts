@@ -28,7 +28,7 @@ export default async function subscriptionRoutes(app: FastifyInstance): Promise<
       schema: {
         summary: 'Cancel a recurring payment (subscription)',
         description:
-          'Stops the subscription: no further charge is made. `{id}` is its `recurringPaymentId` or `recurringPaymentReference`; a body `{"id"}` is accepted and the path decides. Cancelling again answers the same; a completed one is `CON409`.',
+          'Stops the subscription: no further charge is made, and a charge already sent to the card issuer when it stops is refunded in full if approved (the message says when there was one). `{id}` is its `recurringPaymentId` or `recurringPaymentReference`; a body `{"id"}` is accepted and the path decides. Cancelling again answers the same; a completed one is `CON409`.',
         tags,
         security,
         params: recurringPaymentParamsSchema,
@@ -37,8 +37,11 @@ export default async function subscriptionRoutes(app: FastifyInstance): Promise<
       },
     },
     async (request) => {
-      await app.subscriptions.cancel(callerOf(request), request.params.id);
-      return { status: 'success' as const, statusCode: '00', message: 'Recurring payment cancelled successfully', data: null };
+      const { chargeOut } = await app.subscriptions.cancel(callerOf(request), request.params.id);
+      const message = chargeOut
+        ? 'Recurring payment cancelled successfully; a charge already sent to the card issuer is refunded in full if it is approved'
+        : 'Recurring payment cancelled successfully';
+      return { status: 'success' as const, statusCode: '00', message, data: null };
     },
   );
 

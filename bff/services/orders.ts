@@ -11,6 +11,7 @@ import type { Order, OrderOrigin, Payment } from '../domain/order.ts';
 import type { Refund } from '../domain/refunds.ts';
 import type { ClientTokens } from '../crypto/client-tokens.ts';
 import { linkCapacity, linkPlan } from '../domain/links.ts';
+import { isOriginAllowed, normaliseOrigin } from '../security/origins.ts';
 import { conflict, forbidden, invalid, notFound } from '../errors.ts';
 import * as linkRepository from '../repositories/links.ts';
 import * as orders from '../repositories/orders.ts';
@@ -46,6 +47,7 @@ export class OrderService {
     private readonly storage: Storage,
     private readonly clock: Clock,
     private readonly tokens: ClientTokens,
+    private readonly settings: { publicBaseUrl: string },
   ) {}
 
   async create(caller: Caller, plain: CreateOrderPlain): Promise<CreatedOrder> {
@@ -70,7 +72,6 @@ export class OrderService {
     }
 
     let authOption: 'AUTH' | 'NOAUTH' = 'NOAUTH';
-    let redirectUrl = plain.payment?.RedirectUrl ?? null;
     const linkId = plain.payment?.paymentlinkid;
     let link: linkRepository.StoredLink | undefined;
     if (linkId !== undefined) {
@@ -83,11 +84,11 @@ export class OrderService {
         throw invalid(`The order.amount field must be ${toMajorUnits(link.amountMinor, currency)}, the payment link's amount.`);
       }
       authOption = link.authOption;
-      redirectUrl ??= link.website;
     }
+    const redirectUrl = this.returnAddress(caller, plain.payment?.RedirectUrl, link) ?? link?.website ?? null;
+    const plan = orderPlan(caller, plain.payment, link);
 
     const feeRules = merchantFeeRules(merchant);
-    const plan = link ? linkPlan(link) : null;
     const now = this.clock.now();
     const created = await orders.insertCreatedOrder(this.storage, {
       merchantId: merchant.id,
@@ -107,9 +108,8 @@ export class OrderService {
       items,
       redirectUrl,
       paymentLinkId: link?.id ?? null,
-      // The order's own plan (as the gateway's clients send it), else its SUB link's.
-      frequencyId: plain.payment?.frequencyId ?? plan?.frequencyId ?? null,
-      numberOfPayments: plain.payment?.frequencyId !== undefined ? (plain.payment.numberOfPayments ?? null) : (plan?.numberOfPayments ?? plain.payment?.numberOfPayments ?? null),
+      frequencyId: plan?.frequencyId ?? null,
+      numberOfPayments: plan?.numberOfPayments ?? null,
       authOption,
       feeRules,
       createdBy: origin,
@@ -140,6 +140,24 @@ export class OrderService {
       taken.items.every((item, index) => item.name === items[index]?.name && item.amountMinor === items[index]?.amountMinor);
     if (!same) throw conflict(`An order with reference ${reference} already exists for this merchant with other details.`, 'order_reference_taken');
     return this.answer(caller, taken, link ?? null);
+  }
+
+  /**
+   * Where 3-D Secure sends the customer back. The merchant's server (secret key) names any address. An address sent
+   * with the publishable key is anyone's to write, so it is kept only on an origin the merchant stands behind: its
+   * allowed origins (and, for test keys, a developer's localhost), its link's Website, or this service's own pages
+   * (the hosted link page and the checkout frame return there). Any other is dropped, not refused: the order
+   * returns to the link's Website or to the hosted result page, and the checkout a customer opened still works.
+   */
+  private returnAddress(caller: Caller, sent: string | undefined, link: linkRepository.StoredLink | undefined): string | undefined {
+    if (sent === undefined || caller.kind === 'secret') return sent;
+    const origin = normaliseOrigin(sent);
+    if (origin === undefined) return undefined;
+    const trusted =
+      origin === normaliseOrigin(this.settings.publicBaseUrl) ||
+      (link?.website != null && origin === normaliseOrigin(link.website)) ||
+      isOriginAllowed(origin, caller.merchant, caller.mode);
+    return trusted ? sent : undefined;
   }
 
   /**
@@ -227,6 +245,29 @@ function chooseOrder(caller: Caller, reference: string, found: Order[]): Order {
   if (browser) return browser;
   if (server) throw forbidden(`The order ${reference} was created by the merchant's server; the checkout needs the client token its create answer gave.`);
   throw notFound(`No order with reference ${reference} exists for this merchant.`);
+}
+
+/**
+ * The subscription plan an order starts, if any. A SUB link's plan always wins: the order's own is not read, whoever
+ * sends it. Off a SUB link, an order's own plan (`payment.frequencyId`, with `numberOfPayments`) makes the
+ * merchant charge the customer's card again and again without them: only the merchant's server (secret key) may
+ * ask for that. A browser's (publishable key) is refused rather than dropped, so an integration that meant to
+ * start a subscription learns at once that it did not (docs/decisions.md). `numberOfPayments` alone plans nothing.
+ */
+function orderPlan(
+  caller: Caller,
+  payment: CreateOrderPlain['payment'],
+  link: linkRepository.StoredLink | undefined,
+): { frequencyId: number; numberOfPayments: number | null } | null {
+  const ofLink = link ? linkPlan(link) : null;
+  if (ofLink) return ofLink;
+  if (payment?.frequencyId === undefined) return null;
+  if (caller.kind !== 'secret') {
+    throw forbidden(
+      "The payment.frequencyId field starts a subscription, which only the merchant's server may do: create the order with the secret key, or on a SUB payment link.",
+    );
+  }
+  return { frequencyId: payment.frequencyId, numberOfPayments: payment.numberOfPayments ?? null };
 }
 
 /**

@@ -119,8 +119,41 @@ export class RefundService {
     return this.reread(refund);
   }
 
-  handlers(): Pick<JobHandlers, 'refund.requery'> {
-    return { 'refund.requery': ({ refundId }) => this.requery(refundId) };
+  handlers(): Pick<JobHandlers, 'refund.requery' | 'refund.send'> {
+    return { 'refund.requery': ({ refundId }) => this.requery(refundId), 'refund.send': ({ refundId }) => this.send(refundId) };
+  }
+
+  /**
+   * Voids an approved charge the customer must not pay (a subscription's charge approved after it was cancelled):
+   * in the transaction that records the approval, a refund of all it took is held and its `refund.send` job written,
+   * so the money goes back whichever process recorded the answer, and even if it stops now.
+   */
+  async holdForVoid(tx: Queryable, order: Order, payment: Payment, reason: string, now: Date): Promise<Refund> {
+    const held = await refunds.insertRefund(
+      tx,
+      { reference: newRefundReference(), orderId: order.id, paymentId: payment.id, amountMinor: payment.totalMinor, currency: order.currency, reason, processor: payment.processor },
+      now,
+    );
+    await orders.insertEvent(tx, order.id, 'refund-started', 'system', { refundReference: held.reference, paymentReference: payment.reference }, now);
+    await enqueue(tx, { kind: 'refund.send', payload: { refundId: held.id } }, now, now);
+    return held;
+  }
+
+  /**
+   * Sends a refund the service made itself, and records the answer. The processor refunds a reference once, so an
+   * answer that never came is asked for again by sending again, later, until one comes.
+   */
+  async send(refundId: number): Promise<JobResult> {
+    const refund = await refunds.findRefundById(this.storage, refundId);
+    if (!refund || refund.state !== 'processing') return done;
+    const processor = this.registry.byName(refund.processor);
+    const request = { reference: refund.reference, chargeReference: refund.paymentReference, amountMinor: refund.amountMinor, currency: refund.currency };
+    const result: RefundResult = processor
+      ? await withDeadline(() => processor.refund(request), this.processorTimeoutMs, (detail) => ({ kind: 'unknown' as const, detail }))
+      : { kind: 'unknown', detail: `processor ${refund.processor} is not registered` };
+    const settled = await this.settle(refund, result);
+    if (settled.refund.state !== 'processing') return done;
+    return { outcome: 'again', at: new Date(this.clock.now().getTime() + PROCESSING_TIMEOUT_MS) };
   }
 
   /**

@@ -22,6 +22,10 @@ import type { Clock } from './clock.ts';
 import type { PaymentLifecycle, SettlementListener } from './lifecycle.ts';
 import { newPaymentReference } from './orders.ts';
 import type { Outbox } from './outbox.ts';
+import type { RefundService } from './refunds.ts';
+
+/** What a cancel did: `chargeOut` when a charge was already with the card issuer, to be refunded if approved. */
+export type CancelOutcome = { chargeOut: boolean };
 
 const CANCEL_AUDIENCE = 'subscription-cancel';
 /** A customer's cancel link lasts as long as any subscription may: ten years. */
@@ -46,6 +50,7 @@ export class SubscriptionService {
     private readonly lifecycle: PaymentLifecycle,
     private readonly tokens: SignedTokens,
     private readonly settings: { processorTimeoutMs: number },
+    private readonly refunds: RefundService,
   ) {
     lifecycle.onSettled(this.onSettled);
   }
@@ -60,7 +65,7 @@ export class SubscriptionService {
       if (order.recurringPeriod === null && order.frequencyId !== null && order.subscriptionId === null) {
         return this.start(tx, order, payment, event.cardToken ?? null);
       }
-      if (order.recurringPeriod !== null && order.subscriptionId !== null) await this.recordCharge(tx, order.subscriptionId, order.recurringPeriod);
+      if (order.recurringPeriod !== null && order.subscriptionId !== null) await this.recordCharge(tx, order, payment, order.subscriptionId, order.recurringPeriod);
     } else if (order.recurringPeriod !== null && order.subscriptionId !== null && event.reason !== 'already-paid') {
       await this.recordDecline(tx, order.subscriptionId, order.recurringPeriod);
     }
@@ -107,11 +112,19 @@ export class SubscriptionService {
     return { ...order, subscriptionId: created.id, subscriptionReference: created.reference };
   }
 
-  /** A recurring charge was approved: the period is paid; the next one is due on the plan's schedule. */
-  private async recordCharge(tx: Queryable, subscriptionId: number, period: number): Promise<void> {
+  /**
+   * A recurring charge was approved: the period is paid; the next one is due on the plan's schedule. A charge that
+   * was with the card issuer when the subscription was cancelled is approved after the merchant (or customer) was
+   * told no further charge is made: it is voided, refunded in full by the `refund.send` job written here.
+   */
+  private async recordCharge(tx: Queryable, order: Order, payment: Payment, subscriptionId: number, period: number): Promise<void> {
     const current = await subscriptions.lockSubscription(tx, subscriptionId);
     if (!current) return;
     const now = this.clock.now();
+    if (current.state === 'cancelled' && period >= current.nextPeriod) {
+      await this.refunds.holdForVoid(tx, order, payment, 'Subscription cancelled while this charge was with the card issuer', now);
+      return;
+    }
     const paymentsMade = current.paymentsMade + 1;
     if (current.nextPeriod !== period || !canMove(current.state, 'charged')) {
       // An answer that came after the subscription moved on (cancelled while the charge was out): the money was taken.
@@ -264,10 +277,10 @@ export class SubscriptionService {
   }
 
   /** The merchant (secret key) cancels by the subscription's id or reference; cancelling again changes nothing. */
-  async cancel(caller: Caller, key: string): Promise<void> {
+  async cancel(caller: Caller, key: string): Promise<CancelOutcome> {
     const found = await subscriptions.findMerchantSubscription(this.storage, caller.merchant.id, caller.mode, /^\d{1,9}$/.test(key) ? { id: Number(key) } : { reference: key });
     if (!found) throw notFound(`No recurring payment ${key} exists for this merchant.`);
-    await this.cancelNow(found.id);
+    return this.cancelNow(found.id);
   }
 
   /** The customer cancels from the link on their receipt: the signed token names the subscription. */
@@ -292,16 +305,24 @@ export class SubscriptionService {
     return this.tokens.sign(CANCEL_AUDIENCE, { sub: String(subscription.id), ref: subscription.reference }, { now, expiresAt: new Date(now.getTime() + CANCEL_LINK_LIFETIME_MS) });
   }
 
-  private async cancelNow(id: number): Promise<void> {
-    await this.storage.transaction(async (tx) => {
+  /**
+   * Ends the subscription: no charge is opened after this commits (the charge job opens one under the same lock).
+   * A charge already with the card issuer cannot be called back; `chargeOut` says there is one, and its approval,
+   * whenever it comes (the job's answer or a re-query), is refunded in full (`recordCharge`).
+   */
+  private async cancelNow(id: number): Promise<CancelOutcome> {
+    return this.storage.transaction(async (tx) => {
       const current = await subscriptions.lockSubscription(tx, id);
       if (!current) throw notFound('No such recurring payment.');
-      if (current.state === 'cancelled') return;
+      const periodOrderId = await subscriptions.findPeriodOrderId(tx, id, current.nextPeriod);
+      const chargeOut = periodOrderId !== undefined && (await payments.listOpenPayments(tx, periodOrderId)).length > 0;
+      if (current.state === 'cancelled') return { chargeOut };
       if (!canMove(current.state, 'cancelled')) throw conflict('This recurring payment has already completed.');
       const now = this.clock.now();
       const updated = await subscriptions.updateSubscription(tx, id, current.state, { state: 'cancelled', nextDueAt: null, endedAt: now }, now);
       if (!updated) throw conflict('This recurring payment changed meanwhile; try again.');
       await this.record(tx, 'subscription.cancelled', updated);
+      return { chargeOut };
     });
   }
 

@@ -208,13 +208,14 @@ describe('embedding, security headers and hosted pages', () => {
 
   it("lets the merchant's frame show the 3-D Secure page, whose form may return to the order's address", async () => {
     const client = new CheckoutClient(app, keys);
-    const reference = await client.newOrder();
+    // A browser's return address is kept on the merchant's allowed origin (issue 36, item 11).
+    const reference = await client.newOrder({ payment: { RedirectUrl: 'https://shop.acme.test/return' } });
     const pay = (await client.payByCard(reference, '4242424242424242')).json();
     const page = await app.inject({ method: 'GET', url: new URL(pay.data.paymentDetail.redirectUrl).pathname });
     const policy = csp(page);
     expect(policy['frame-ancestors']).toContain('https://shop.acme.test');
     expect(policy['frame-ancestors']).toContain("'self'");
-    expect(policy['form-action']).toBe("'self' https://merchant.test");
+    expect(policy['form-action']).toBe("'self' https://shop.acme.test");
     expect(policy['script-src']).toBe("'self'");
   });
 });

@@ -25,14 +25,31 @@ async function createSubLink(client: CheckoutClient, fields: Record<string, unkn
   return created.json().data.paymentLink as { id: number; reference: string; frequencyId: number | null; numberOfPayments: number | null };
 }
 
-/** A customer subscribes: makes the order, pays the first charge by card, passes 3-D Secure. */
-async function subscribe(client: CheckoutClient, payment: object, card = APPROVING_CARD): Promise<string> {
-  const reference = newReference('SUBORD');
-  const created = await client.createOrder(orderPayload(reference, { payment }));
+/**
+ * An order with its own plan, as only the merchant's server may make it (secret key), and the checkout that pays it
+ * with the order's client token.
+ */
+async function serverOrder(client: CheckoutClient, reference: string, payment: object): Promise<CheckoutClient> {
+  const created = await client.post('/checkout/order/create', orderPayload(reference, { payment }), client.keys.secretKey);
   expect(created.statusCode, created.body).toBe(200);
-  const paid = (await client.payByCard(reference, card)).json();
+  return client.with({ 'checkout-client-token': created.json().data.clientToken.token });
+}
+
+/**
+ * A customer subscribes: the order is made (on a SUB link by the browser; with its own plan by the merchant's
+ * server), the customer pays the first charge by card and passes 3-D Secure.
+ */
+async function subscribe(client: CheckoutClient, payment: { frequencyId?: number; [member: string]: unknown }, card = APPROVING_CARD): Promise<string> {
+  const reference = newReference('SUBORD');
+  let checkout = client;
+  if (payment.frequencyId !== undefined) checkout = await serverOrder(client, reference, payment);
+  else {
+    const created = await client.createOrder(orderPayload(reference, { payment }));
+    expect(created.statusCode, created.body).toBe(200);
+  }
+  const paid = (await checkout.payByCard(reference, card)).json();
   expect(paid, JSON.stringify(paid)).toMatchObject({ statusCode: '02' });
-  await client.authenticate(paid.data.paymentDetail.redirectUrl);
+  await checkout.authenticate(paid.data.paymentDetail.redirectUrl);
   return reference;
 }
 
@@ -224,10 +241,11 @@ describe.each(drivers)('subscriptions on %s', (driver) => {
     });
     expect(refused.json()).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The FrequencyId field is for SUB (subscription) links only.' });
     const reference = newReference();
-    const created = (await client.createOrder(orderPayload(reference, { payment: { frequencyId: 6, numberOfPayments: 3 } }))).json();
+    const checkout = await serverOrder(client, reference, { frequencyId: 6, numberOfPayments: 3 });
+    const created = (await checkout.createOrder(orderPayload(reference, { payment: { frequencyId: 6, numberOfPayments: 3 } }))).json();
     expect(created.data.order).toMatchObject({ frequencyId: 6, numberOfPayments: 3, recurringPaymentId: null });
     expect(created.data.otherPaymentOptions.map((option: { code: string }) => option.code)).toEqual(['C']);
-    expect((await client.payByTransfer(reference)).json()).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The paymentoption field must be C: a subscription is paid by card.' });
+    expect((await checkout.payByTransfer(reference)).json()).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The paymentoption field must be C: a subscription is paid by card.' });
   });
 });
 
