@@ -135,7 +135,8 @@ function shoppersOf(merchantId: number, mode: Mode, key: CustomerKey) {
     .where('so.merchant_id', '=', merchantId)
     .where('so.mode', '=', mode)
     .where('so.shopper_id', 'is not', null)
-    .where(ofCustomer('sc', key));
+    .where(ofCustomer('sc', key))
+    .$narrowType<{ shopper_id: number }>();
 }
 
 /** The customer's saved cards, newest first: brand, last four, expiry (never the token). */
@@ -143,7 +144,7 @@ export async function listCustomerCards(on: Queryable, merchantId: number, mode:
   const query = db
     .selectFrom('saved_cards as card')
     .select(['card.id', 'card.brand', 'card.last4', 'card.expiry', 'card.created_at'])
-    .where('card.shopper_id', 'in', shoppersOf(merchantId, mode, key) as never)
+    .where('card.shopper_id', 'in', shoppersOf(merchantId, mode, key))
     .orderBy('card.created_at', 'desc')
     .orderBy('card.id', 'desc');
   return run(on, query) as Promise<SavedCardListRow[]>;
@@ -154,7 +155,7 @@ export async function deleteCustomerCard(on: Queryable, merchantId: number, mode
   const query = db
     .deleteFrom('saved_cards')
     .where('id', '=', cardId)
-    .where('shopper_id', 'in', shoppersOf(merchantId, mode, key) as never)
+    .where('shopper_id', 'in', shoppersOf(merchantId, mode, key))
     .returning('id');
   return (await run(on, query)).length > 0;
 }

@@ -62,11 +62,14 @@ describe.each(drivers)("the merchant's customers on %s", (driver) => {
     // Bola orders again between pages: its place (its first order) does not move.
     clock.advance(HOUR);
     await client.newOrder({ customer: { email: 'bola@example.test', firstname: 'Bola', lastname: 'Ade' } });
+    // A new customer between pages appears on the first page, never on a later one.
+    await client.newOrder({ customer: { email: 'dan@example.test', firstname: 'Dan' } });
     const second = (await get(`/checkout/customers?limit=1&cursor=${first.nextCursor}`)).json().data;
     const third = (await get(`/checkout/customers?limit=1&cursor=${second.nextCursor}`)).json().data;
     expect(third.nextCursor).toBeNull();
     expect([...first.items, ...second.items, ...third.items].map((item: Customer) => item.email ?? item.mobile)).toEqual(['08031234567', 'bola@example.test', 'ada@example.test']);
     expect(second.items[0].ordersCount).toBe(2);
+    expect(await emails('?limit=1')).toEqual(['dan@example.test']);
   });
 
   it('finds customers by e-mail or phone prefix, and by the time of their last order', async () => {
@@ -76,7 +79,7 @@ describe.each(drivers)("the merchant's customers on %s", (driver) => {
     expect(await emails('?q=%2B23480999')).toEqual(['bola@example.test']);
     expect(await emails('?q=2348099990000')).toEqual(['bola@example.test']);
     expect(await emails('?q=nobody')).toEqual([]);
-    expect(await emails('?from=2026-11-20T10:30:00Z')).toEqual(['bola@example.test', 'ada@example.test']);
+    expect(await emails('?from=2026-11-20T10:30:00Z')).toEqual(['dan@example.test', 'bola@example.test', 'ada@example.test']);
     expect(await emails('?from=2026-11-20T09:30:00Z&to=2026-11-20T10:30:00Z')).toEqual(['08031234567']);
   });
 

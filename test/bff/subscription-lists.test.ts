@@ -87,7 +87,7 @@ describe.each(drivers)("the merchant's subscriptions list and export on %s", (dr
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await list(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json().data;
+      const page: { items: Item[]; nextCursor: string | null } = (await list(`?limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json().data;
       seen.push(...page.items.map((item: Item) => item.firstOrderReference));
       cursor = page.nextCursor;
     } while (cursor);
