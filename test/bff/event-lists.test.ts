@@ -95,4 +95,16 @@ describe.each(drivers)("the merchant's events list on %s", (driver) => {
     expect((await list('?cursor=W10')).json()).toMatchObject({ statusCode: 'VAL400', reason: 'invalid_cursor' });
     expect((await list('?from=2026-11-21&to=2026-11-20')).json()).toMatchObject({ statusCode: 'VAL400', reason: 'invalid_date_range' });
   });
+
+  it('documents every new list in the OpenAPI document, from the contract', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/docs/json' })).json();
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/checkout/customers', '/checkout/customers/export', '/checkout/customers/{customerId}', '/checkout/customers/{customerId}/cards/{cardId}',
+        '/checkout/subscriptions', '/checkout/subscriptions/export', '/checkout/payment-links', '/checkout/payment-links/{idOrReference}',
+        '/checkout/payment-links/{idOrReference}/orders', '/checkout/events',
+      ]),
+    );
+    expect(document.paths['/checkout/customers/{customerId}/cards/{cardId}'].delete.summary).toBe("Revoke a customer's saved card");
+  });
 });
