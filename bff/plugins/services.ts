@@ -1,5 +1,9 @@
 import fp from 'fastify-plugin';
 import { OrderLists } from '../services/order-lists.ts';
+import { CustomerLists } from '../services/customer-lists.ts';
+import { EventLists } from '../services/event-lists.ts';
+import { LinkLists } from '../services/link-lists.ts';
+import { SubscriptionLists } from '../services/subscription-lists.ts';
 import { createSecretKey, hkdfSync } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { ClientTokens } from '../crypto/client-tokens.ts';
@@ -46,6 +50,11 @@ declare module 'fastify' {
     subscriptions: SubscriptionService;
     /** The merchant's orders as lists, searches and exports (the operations API and the dashboard). */
     orderLists: OrderLists;
+    /** The merchant's customers, subscriptions, payment links and events as lists (the operations API). */
+    customerLists: CustomerLists;
+    subscriptionLists: SubscriptionLists;
+    linkLists: LinkLists;
+    eventLists: EventLists;
     /** Every durable job kind's handler; the jobs plugin runs them. */
     jobHandlers: JobHandlers;
   }
@@ -95,7 +104,12 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer; resolveHost
     app.decorate('sandbox', sandbox);
     const subscriptions = new SubscriptionService(app.storage, registry, clock, outbox, lifecycle, signedTokens, { processorTimeoutMs: config.processorTimeoutMs }, refunds);
     app.decorate('subscriptions', subscriptions);
-    app.decorate('orderLists', new OrderLists(app.storage));
+    const orderLists = new OrderLists(app.storage);
+    app.decorate('orderLists', orderLists);
+    app.decorate('customerLists', new CustomerLists(app.storage, orderLists));
+    app.decorate('subscriptionLists', new SubscriptionLists(app.storage));
+    app.decorate('linkLists', new LinkLists(app.storage, orderLists));
+    app.decorate('eventLists', new EventLists(app.storage));
     app.decorate('jobHandlers', {
       ...deadlines.handlers(),
       ...webhooks.handlers(),

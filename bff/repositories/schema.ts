@@ -156,6 +156,59 @@ export interface OrderSummariesTable {
   payment_id: number | null;
 }
 
+export interface ShoppersTable {
+  id: Generated<number>;
+  merchant_id: number;
+  mode: Mode;
+  reference: string;
+  created_at: Timestamp;
+}
+
+export interface SavedCardsTable {
+  id: Generated<number>;
+  shopper_id: number;
+  token: string;
+  brand: string;
+  first6: string;
+  last4: string;
+  expiry: string;
+  created_at: Timestamp;
+}
+
+export interface DomainEventsTable {
+  id: string;
+  merchant_id: number;
+  mode: Mode;
+  type: string;
+  order_id: number | null;
+  data: unknown;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: Timestamp | null;
+  deliver_until: Timestamp;
+  resend_of: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number | null;
+}
+
 export interface Database {
   order_summaries: OrderSummariesTable;
   customers: CustomersTable;
@@ -165,4 +218,9 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   refunds: RefundsTable;
   order_events: OrderEventsTable;
+  shoppers: ShoppersTable;
+  saved_cards: SavedCardsTable;
+  domain_events: DomainEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

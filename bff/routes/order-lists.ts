@@ -16,7 +16,7 @@ export const scopeOf = (request: FastifyRequest): MerchantScope => {
 };
 
 /** The list's query as the domain's filter: method names, the customer's key, amounts in minor units. */
-function filterOf(query: Omit<OrderListQuery, 'limit' | 'cursor'>): Omit<OrderFilter, 'merchantId' | 'mode'> {
+export function filterOf(query: Omit<OrderListQuery, 'limit' | 'cursor'>): Omit<OrderFilter, 'merchantId' | 'mode'> {
   const minor = (name: string, amount: string | undefined) => {
     if (amount === undefined) return undefined;
     if (!query.currency) throw invalid(`${name} needs currency: amounts are compared in one currency's units.`, undefined, 'invalid_field');

@@ -1,5 +1,9 @@
 import type { Endpoint } from './endpoint.ts';
+import * as customers from './customers.ts';
+import * as events from './events.ts';
+import * as links from './links.ts';
 import * as orders from './orders.ts';
+import * as subscriptions from './subscriptions.ts';
 
 /**
  * Every endpoint of the contract, by resource. The server registers each (a test checks that it registers these
@@ -8,6 +12,10 @@ import * as orders from './orders.ts';
  */
 export const contract = {
   orders: { list: orders.listOrders, export: orders.exportOrders },
+  customers: { list: customers.listCustomers, export: customers.exportCustomers, get: customers.getCustomer, revokeCard: customers.revokeCustomerCard },
+  subscriptions: { list: subscriptions.listSubscriptions, export: subscriptions.exportSubscriptions },
+  paymentLinks: { list: links.listPaymentLinks, get: links.getPaymentLink, orders: links.listPaymentLinkOrders },
+  events: { list: events.listEvents },
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export function everyEndpoint(): Endpoint[] {

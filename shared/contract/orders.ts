@@ -77,7 +77,7 @@ export const orderSummarySchema = z
   .meta({ id: 'OrderSummary' });
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
-const commaList = <T extends z.ZodType>(item: T) =>
+export const commaList = <T extends z.ZodType>(item: T) =>
   z.preprocess(
     (value) => (typeof value === 'string' ? value.split(',').map((part) => part.trim()).filter((part) => part !== '') : value),
     z.array(item).min(1).max(20),
