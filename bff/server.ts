@@ -14,7 +14,8 @@ import { widgetBuildIsStale } from './widget-build.ts';
 const config = readConfigOrExit();
 
 async function buildWidgetIfStale(config: Config): Promise<void> {
-  const widgetSources = ['widget', 'shared', 'vite.config.ts'].map((source) => path.join(PROJECT_ROOT, source));
+  // One `vite build` makes the widget and the dashboard beside it.
+  const widgetSources = ['widget', 'dashboard', 'shared', 'vite.config.ts'].map((source) => path.join(PROJECT_ROOT, source));
   if (!widgetBuildIsStale(config.widgetDir, widgetSources)) return;
   process.stderr.write('Building the widget (its sources changed since the last build)...\n');
   const { build } = await import('vite');
