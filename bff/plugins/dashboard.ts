@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin';
 import staticFiles from '@fastify/static';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { notFound } from '../errors.ts';
 import { dashboardPolicy } from '../security/csp.ts';
 
 /** Development: the dashboard's page from Vite's dev server (hot reload), instead of the build's. */
@@ -16,7 +18,7 @@ export type DashboardPageSource = () => Promise<string | undefined>;
  */
 export default fp<{ distDir: string; page?: DashboardPageSource | undefined; cachePage: boolean }>(
   async (app, { distDir, page, cachePage }) => {
-    if (!page) {
+    if (!page && existsSync(path.join(distDir, 'assets'))) {
       await app.register(staticFiles, {
         root: path.join(distDir, 'assets'),
         prefix: '/dashboard/assets/',
@@ -47,7 +49,7 @@ export default fp<{ distDir: string; page?: DashboardPageSource | undefined; cac
       const html = await readPage().catch(() => undefined);
       if (html === undefined) {
         request.log.warn('the dashboard is not built: run `npm run build`');
-        return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('The dashboard is not built yet: run `npm run build`.');
+        throw notFound('The dashboard is not built on this server: run `npm run build`.', 'route_not_found');
       }
       return reply
         .header('content-security-policy', policy)

@@ -62,4 +62,17 @@ describe('the dashboard page', () => {
     expect(bare.headers.location).toBe('/dashboard/');
     expect((await app.inject({ method: 'GET', url: '/dashboard/assets/nothing-here.js' })).statusCode).toBe(404);
   });
+
+  it('answers the error envelope, not a broken page, on a server where the dashboard was never built', async () => {
+    const unbuilt = newPlace('pglite');
+    const bare = await startApp(unbuilt, { CHECKOUT_WIDGET_DIR: fakeWidgetDir(), CHECKOUT_DASHBOARD_DIR: path.join(unbuilt.dataDir, 'no-dashboard') });
+    try {
+      const page = await bare.inject({ method: 'GET', url: '/dashboard/' });
+      expect(page.statusCode).toBe(404);
+      expect(page.json()).toMatchObject({ status: 'failed', statusCode: 'NF404' });
+    } finally {
+      await bare.close();
+      await cleanPlace(unbuilt);
+    }
+  });
 });
