@@ -100,9 +100,9 @@ export const styles = [
       min-width: 0;
       outline: none;
     }
-    main:focus-visible {
-      outline: 3px solid var(--_focus);
-      outline-offset: -3px;
+    /* Focused by the router so reading starts at the new screen; not a control, so no focus ring. */
+    main:focus {
+      outline: none;
     }
     .signed-out main {
       max-width: 28rem;

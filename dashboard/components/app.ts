@@ -246,20 +246,21 @@ export class DashApp extends LitElement {
     if (!me) {
       return html`<div class="signed-out">
         <header class="bar"><span class="brand">${t('app.title')}</span>${this.#preferences()}</header>
-        <main tabindex="-1">${this.checked ? this.#screen() : nothing}</main>
-        ${liveRegion}
+        <main tabindex="-1">${this.checked ? this.#screen() : nothing}${liveRegion}</main>
       </div>`;
     }
     const test = me.mode === 'test';
     return html`
+      <header>
       <button class="skip" @click=${() => this.main.focus()}>${t('app.skip')}</button>
       ${test ? html`<p class="test-banner" part="test-banner"><strong>${t('mode.test')}</strong> ${t('mode.banner')}</p>` : nothing}
-      <header class="bar ${test ? 'test' : ''}">
+      <div class="bar ${test ? 'test' : ''}">
         <span class="brand">${me.merchant.name}</span>
         <dash-mode-switch .mode=${me.mode} .busy=${this.switchingMode} @dash-mode-change=${(event: ModeChangeEvent) => this.#switchMode(event.mode)}></dash-mode-switch>
         ${this.#preferences()}
         <span class="who muted">${t('app.signedInAs', { name: me.user.name })}</span>
         <button class="sign-out" @click=${this.#signOut}>${t('app.signOut')}</button>
+      </div>
       </header>
       <div class="layout">
         <nav aria-label=${t('nav.label')}>
@@ -271,9 +272,8 @@ export class DashApp extends LitElement {
             )}
           </ul>
         </nav>
-        <main tabindex="-1">${this.#screen()}</main>
+        <main tabindex="-1">${this.#screen()}${liveRegion}</main>
       </div>
-      ${liveRegion}
     `;
   }
 }

@@ -81,12 +81,13 @@ export class DashVolumeChart extends DashElement {
         height: this.#height(),
         legend: { show: false },
         cursor: { show: false },
-        scales: { x: { time: false } },
+        // Volume starts at zero: a bar's height is its amount, not its distance from the smallest.
+        scales: { x: { time: false }, y: { range: (_chart, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
         axes: [
           { ...axis, values: (_chart, splits) => splits.map((split) => this.#label(split)) },
           { ...axis, size: 64, values: (_chart, splits) => splits.map((split) => compact.format(split)) },
         ],
-        series: [{}, { stroke: bar, fill: bar, width: 0, paths: uPlot.paths.bars!({ size: [0.7, 48] }) }],
+        series: [{}, { stroke: bar, fill: bar, width: 0, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.7, 48] }) }],
       },
       [this.volume.times, this.volume.collected.map((minor) => this.#major(minor))],
       this.plot,

@@ -18,7 +18,7 @@ export const en = {
   'mode.label': 'Test data',
   'mode.test': 'Test mode',
   'mode.live': 'Live',
-  'mode.banner': 'Test mode: you are looking at test data. No real money moves.',
+  'mode.banner': 'You are looking at test data. No real money moves.',
   'mode.switched.test': 'Switched to test data.',
   'mode.switched.live': 'Switched to live data.',
   'mode.failed': 'The mode could not be switched. Try again.',

@@ -20,7 +20,7 @@ export const fr: Catalogue = {
   'mode.label': 'Données de test',
   'mode.test': 'Mode test',
   'mode.live': 'Production',
-  'mode.banner': 'Mode test : vous consultez des données de test. Aucun argent réel ne circule.',
+  'mode.banner': 'Vous consultez des données de test. Aucun argent réel ne circule.',
   'mode.switched.test': 'Données de test affichées.',
   'mode.switched.live': 'Données de production affichées.',
   'mode.failed': 'Le mode n’a pas pu être changé. Réessayez.',

@@ -34,7 +34,7 @@ export const styles = [
     .stats {
       margin: 0;
       display: grid;
-      grid-template-columns: repeat(auto-fill, minmax(min(100%, 10.5rem), 1fr));
+      grid-template-columns: repeat(auto-fill, minmax(min(100%, 13rem), 1fr));
       gap: 0.75rem;
     }
     .stat dt {
@@ -50,7 +50,6 @@ export const styles = [
       font-size: 1.375rem;
       font-weight: 700;
       font-variant-numeric: tabular-nums;
-      overflow-wrap: anywhere;
     }
     .extra {
       font-size: 0.875rem;

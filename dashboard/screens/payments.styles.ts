@@ -130,6 +130,7 @@ export const styles = [
     }
     tbody th {
       font-weight: 500;
+      white-space: nowrap;
     }
     tbody tr:last-child > * {
       border-bottom: 0;

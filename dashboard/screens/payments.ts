@@ -1,3 +1,4 @@
+import '../api/zod-config.ts';
 import { consume } from '@lit/context';
 import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';

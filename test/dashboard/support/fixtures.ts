@@ -80,9 +80,13 @@ export function fakeSession(me: Me | null = ME, overrides: Partial<SessionApi> =
   };
 }
 
-export function reportSummary(): ReportSummary {
-  const start = new Date('2026-11-22T00:00:00Z').getTime();
-  const collected = [420_000_00, 515_500_00, 380_000_00, 610_250_00, 702_000_00, 455_000_00, 530_000_00];
+/** A summary for a range: hourly or daily buckets, with the same totals. */
+export function reportSummary(range: { from: Date; interval: 'hour' | 'day' } = { from: new Date('2026-11-22T00:00:00Z'), interval: 'day' }): ReportSummary {
+  const start = range.from.getTime();
+  const daily = [420_000_00, 515_500_00, 380_000_00, 610_250_00, 702_000_00, 455_000_00, 530_000_00];
+  const hourly = [0, 0, 0, 0, 0, 0, 0, 12_000_00, 48_500_00, 95_000_00, 130_250_00, 88_000_00, 102_000_00, 76_500_00];
+  const collected = range.interval === 'hour' ? hourly : daily;
+  const step = range.interval === 'hour' ? 3_600_000 : 86_400_000;
   return {
     currencies: [
       {
@@ -99,7 +103,7 @@ export function reportSummary(): ReportSummary {
           pendingTransfers: { count: 4, amount: 86_000_00 },
           byMethod: { card: { attempts: 300, succeeded: 279 }, bank_transfer: { attempts: 112, succeeded: 92 } },
         },
-        buckets: collected.map((value, day) => ({ start: new Date(start + day * 86_400_000).toISOString(), collected: value, fees: Math.round(value * 0.015), refunds: 0, net: Math.round(value * 0.985), count: 60, paid: 54 })),
+        buckets: collected.map((value, index) => ({ start: new Date(start + index * step).toISOString(), collected: value, fees: Math.round(value * 0.015), refunds: 0, net: Math.round(value * 0.985), count: 60, paid: 54 })),
       },
     ],
   };
