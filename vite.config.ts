@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type * as TypeScript from 'typescript';
 import { minifyHTMLLiterals } from 'minify-literals';
-import { build, defineConfig, type Logger, type Plugin } from 'vite';
+import { build, defineConfig, type InlineConfig, type Logger, type Plugin } from 'vite';
 
 /**
  * Builds the checkout app page (widget/checkout.html and its entry module) into dist/widget/, served by the
@@ -148,12 +148,12 @@ function preloadFrameBridge(): Plugin {
  * minified), and template expressions are kept as they are. A module that turns strings into CSS (`unsafeCSS`) has
  * its CSS left as written, as the minifier would (styles/token-values.ts holds those, apart from the stylesheets).
  */
-function minifiedTemplates(): Plugin {
+function minifiedTemplates(root = widgetRoot): Plugin {
   return {
     name: 'checkout-minified-templates',
     apply: 'build',
     async transform(code, id) {
-      if (!id.startsWith(widgetRoot) || !/\.ts$/.test(id) || !/\b(css|html|svg)`/.test(code)) return undefined;
+      if (!id.startsWith(root) || !/\.ts$/.test(id) || !/\b(css|html|svg)`/.test(code)) return undefined;
       // Lit reads an attribute binding with or without quotes; html-minifier-next drops them only where HTML allows.
       const html = { removeAttributeQuotes: true };
       return minifyHTMLLiterals(code, { fileName: id, html, ...(code.includes('unsafeCSS') ? { css: false as const } : {}) });
@@ -261,10 +261,55 @@ const chunkGroups = [
   { name: 'payment-views', test: /widget\/(components\/(card-form|saved-cards|brand|transfer-details)|i18n\/payment-messages)|shared\/card\.ts$/, priority: 1, includeDependenciesRecursively: false },
 ];
 
+/**
+ * The merchant dashboard (dashboard/index.html), a second app with its own build: served at /dashboard/ from
+ * `outDir` (dist/dashboard beside dist/widget). It shares no chunk with the checkout. Its screens are loaded by
+ * dynamic `import()` from the router, with Vite's preload helper (the screens' shared chunks, the contract's schemas
+ * among them, are fetched in parallel with the screen). The shell's size is held by test/dashboard/bundle-size.test.ts.
+ */
+export const dashboardRoot = fileURLToPath(new URL('./dashboard', import.meta.url));
+export function dashboardConfig(outDir: string): InlineConfig {
+  return {
+    configFile: false,
+    root: dashboardRoot,
+    base: '/dashboard/',
+    logLevel: 'warn',
+    plugins: [minifiedTemplates(dashboardRoot), precompressed()],
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      modulePreload: { polyfill: false },
+      rollupOptions: {
+        input: { dashboard: path.join(dashboardRoot, 'index.html') },
+        checks: { bundlerTimings: false },
+        output: { entryFileNames: 'assets/[name]-[hash].js', chunkFileNames: 'assets/[name]-[hash].js', assetFileNames: 'assets/[name]-[hash][extname]' },
+      },
+    },
+    server: { fs: { allow: [fileURLToPath(new URL('.', import.meta.url))] } },
+  };
+}
+
+/** Builds the dashboard after the checkout, beside it (`<outDir>/../dashboard`), so one `vite build` makes both. */
+function dashboardApp(): Plugin {
+  let outDir = '';
+  return {
+    name: 'checkout-dashboard',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    async closeBundle(error) {
+      if (error || !outDir) return;
+      await build(dashboardConfig(path.join(path.dirname(outDir), 'dashboard')));
+    },
+  };
+}
+
 export default defineConfig({
   root: widgetRoot,
   base: '/widget/',
-  plugins: [plainDynamicImports(), minifiedTemplates(), embedScript(), customElementsManifest(), preloadFrameBridge(), precompressed()],
+  plugins: [plainDynamicImports(), minifiedTemplates(), embedScript(), customElementsManifest(), preloadFrameBridge(), precompressed(), dashboardApp()],
   build: {
     outDir: fileURLToPath(new URL('./dist/widget', import.meta.url)),
     emptyOutDir: true,

@@ -42,6 +42,7 @@ import requestContext from './plugins/request-context.ts';
 import helmet from './plugins/helmet.ts';
 import compression from './plugins/compression.ts';
 import staticFiles from './plugins/static.ts';
+import dashboard, { type DashboardPageSource } from './plugins/dashboard.ts';
 import embedRoutes from './routes/embed.ts';
 import { loadMasterKey } from './crypto/master-key.ts';
 import { AdvancingClock, systemClock, type Clock } from './services/clock.ts';
@@ -59,10 +60,12 @@ export type AppOptions = {
   templates?: TemplateSource | undefined;
   /** Tests: how webhook delivery resolves host names (default: the system's resolver). */
   resolveHost?: Resolve | undefined;
+  /** Development: the dashboard's page from Vite's dev server instead of dist/dashboard. */
+  dashboardPage?: DashboardPageSource | undefined;
 };
 
 /** The whole backend as one plugin: infrastructure first, then one route module per resource. */
-export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, clock: given, templates, resolveHost }) => {
+export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, clock: given, templates, resolveHost, dashboardPage }) => {
   const testClock = config.testClock && !given ? new AdvancingClock() : undefined;
   const clock = given ?? testClock ?? systemClock;
   const fastify = instance.withTypeProvider<ZodTypeProvider>();
@@ -87,6 +90,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   // Before the widget's files, whose precompressed variants it leaves as they are.
   await fastify.register(compression);
   await fastify.register(staticFiles, { distDir: config.widgetDir, cachePages: config.environment === 'production', templates });
+  await fastify.register(dashboard, { distDir: config.dashboardDir, page: dashboardPage, cachePage: config.environment === 'production' });
   await fastify.register(swagger, { publicBaseUrl: config.publicBaseUrl });
 
   // The API's routes join the app's own encapsulation context instead of opening one each. Fastify builds a request

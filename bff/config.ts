@@ -40,6 +40,7 @@ const environmentSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(logLevels).default('info'),
   CHECKOUT_WIDGET_DIR: z.string().min(1).optional(),
+  CHECKOUT_DASHBOARD_DIR: z.string().min(1).optional(),
   // Fractions are allowed so demos and end-to-end tests can watch an account expire (0.1 = 6 seconds).
   TRANSFER_EXPIRY_MINUTES: z.coerce.number().min(0.05).max(7 * 24 * 60).default(30),
   // How often each process looks for due jobs; 0 runs them only when asked (tests that move a manual clock).
@@ -104,6 +105,8 @@ export type Config = {
   webhookDestinations: { allowPrivate: boolean };
   /** The built widget the backend serves (checkout page, assets, embed.js). */
   widgetDir: string;
+  /** The built dashboard the backend serves at /dashboard/ (by default beside the widget's build: the same `vite build` writes both). */
+  dashboardDir: string;
   /** Requests allowed per window: per client address, per api-key, per payment-link page (posts), failures per address. */
   rateLimits: { windowMs: number; perIp: number; perKey: number; perLink: number; failuresPerIp: number; redisUrl: string | undefined };
   trustProxyHops: number;
@@ -175,6 +178,9 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     webhookTimeoutMs: values.WEBHOOK_TIMEOUT_SECONDS * 1000,
     webhookDestinations: { allowPrivate: values.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS === '1' },
     widgetDir: values.CHECKOUT_WIDGET_DIR ? path.resolve(values.CHECKOUT_WIDGET_DIR) : DEFAULT_WIDGET_DIR,
+    dashboardDir: values.CHECKOUT_DASHBOARD_DIR
+      ? path.resolve(values.CHECKOUT_DASHBOARD_DIR)
+      : path.join(path.dirname(values.CHECKOUT_WIDGET_DIR ? path.resolve(values.CHECKOUT_WIDGET_DIR) : DEFAULT_WIDGET_DIR), 'dashboard'),
     rateLimits: {
       windowMs: values.RATE_LIMIT_WINDOW_SECONDS * 1000,
       perIp: values.RATE_LIMIT_PER_IP,

@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -14,8 +15,9 @@ import { widgetBuildIsStale } from './widget-build.ts';
 const config = readConfigOrExit();
 
 async function buildWidgetIfStale(config: Config): Promise<void> {
-  const widgetSources = ['widget', 'shared', 'vite.config.ts'].map((source) => path.join(PROJECT_ROOT, source));
-  if (!widgetBuildIsStale(config.widgetDir, widgetSources)) return;
+  // One `vite build` makes the widget and the dashboard beside it.
+  const widgetSources = ['widget', 'dashboard', 'shared', 'vite.config.ts'].map((source) => path.join(PROJECT_ROOT, source));
+  if (!widgetBuildIsStale(config.widgetDir, widgetSources) && existsSync(path.join(config.dashboardDir, 'index.html'))) return;
   process.stderr.write('Building the widget (its sources changed since the last build)...\n');
   const { build } = await import('vite');
   await build({

@@ -41,7 +41,7 @@ export default fp(
     });
     app.addHook('onRequest', async (request, reply) => {
       // A policy governs a document (or a worker); the build's scripts and stylesheets are neither.
-      if (request.url.startsWith('/widget/assets/')) return;
+      if (request.url.startsWith('/widget/assets/') || request.url.startsWith('/dashboard/assets/')) return;
       reply.header('content-security-policy', isDocsPage(request.url) ? DOCS_POLICY : DEFAULT_POLICY);
     });
     app.decorateReply('pagePolicy', function pagePolicy(this: import('fastify').FastifyReply, policy) {
