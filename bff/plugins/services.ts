@@ -64,7 +64,7 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     const stopListening = await app.storage.listen(MERCHANT_CHANGES_CHANNEL, merchantCache.listener);
     app.addHook('onClose', async () => stopListening().catch(() => undefined));
     app.decorate('merchantCache', merchantCache);
-    const webhooks = new WebhookService(app.storage, clock, masterKey, { timeoutMs: config.webhookTimeoutMs }, app.log);
+    const webhooks = new WebhookService(app.storage, clock, masterKey, { timeoutMs: config.webhookTimeoutMs, endpoints: config.webhookEndpoints }, app.log);
     // Every event becomes its webhook deliveries in the statement that records it.
     outbox.writeWith(webhooks.writeEvent);
     app.decorate('clock', clock);

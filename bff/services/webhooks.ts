@@ -5,17 +5,21 @@ import { SIGNATURE_HEADER, signWebhook } from '../../shared/webhooks.ts';
 import { seal, unseal } from '../crypto/sealed.ts';
 import type { Mode } from '../domain/merchant.ts';
 import {
+  admitAttempt,
+  DEFAULT_ENDPOINT_LIMITS,
   endpointUrlProblem,
+  healthAfterAttempt,
   isDelivered,
   MAX_ENABLED_ENDPOINTS,
   nextAttemptAt,
   WEBHOOK_RETRY_WINDOW_MS,
+  type EndpointLimits,
   type WebhookDelivery,
   type WebhookEndpoint,
 } from '../domain/webhooks.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { enqueue, jobContext } from '../jobs/queue.ts';
-import { done, type JobHandlers, type JobResult } from '../jobs/kinds.ts';
+import { done, type JobClaim, type JobHandlers, type JobResult } from '../jobs/kinds.ts';
 import * as repository from '../repositories/webhooks.ts';
 import type { Queryable, Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
@@ -27,9 +31,20 @@ export type WebhookScope = { merchantId: number; mode: Mode };
 export type WebhookSettings = {
   /** A delivery's HTTP request is abandoned after this long (well within the job lease, so no two overlap). */
   timeoutMs: number;
+  /** Attempts one endpoint may have in flight, and its breaker (domain/webhooks.ts); the defaults unless given. */
+  endpoints?: Omit<EndpointLimits, 'timeoutMs'>;
 };
 
+/** An attempt started past its timeout and this margin without finishing was cut short: it is no longer in flight. */
+const IN_FLIGHT_MARGIN_MS = 5_000;
+
 type Logger = { info(object: object, message: string): void };
+
+/** Whether a delivery's attempt started: its number, or the time it waits until, or nothing to send any more. */
+type Start =
+  | { outcome: 'started'; attempt: number; delivery: repository.DeliveryToSend }
+  | { outcome: 'deferred'; until: Date; reason: string; delivery: repository.DeliveryToSend }
+  | { outcome: 'ended' };
 
 const newEndpointId = () => `we_${randomBytes(16).toString('base64url')}`;
 const newDeliveryId = () => `wd_${randomBytes(16).toString('base64url')}`;
@@ -41,13 +56,17 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
  * `webhook.deliver` job sends it, signed, retrying with backoff for 3 days and logging every attempt.
  */
 export class WebhookService {
+  private readonly limits: EndpointLimits;
+
   constructor(
     private readonly storage: Storage,
     private readonly clock: Clock,
     private readonly masterKey: Buffer,
     private readonly settings: WebhookSettings,
     private readonly log: Logger = { info: () => {} },
-  ) {}
+  ) {
+    this.limits = { ...DEFAULT_ENDPOINT_LIMITS, ...settings.endpoints, timeoutMs: settings.timeoutMs };
+  }
 
   /** A new endpoint and its signing secret, which is returned this once and stored only sealed. */
   async create(scope: WebhookScope, url: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
@@ -119,25 +138,30 @@ export class WebhookService {
   };
 
   handlers(): Pick<JobHandlers, 'webhook.deliver'> {
-    return { 'webhook.deliver': ({ deliveryId }) => this.deliver(deliveryId) };
+    return { 'webhook.deliver': ({ deliveryId }, claim) => this.deliver(deliveryId, claim) };
   }
 
   /**
    * One attempt of a delivery. The attempt is logged before the request goes out, so one cut short by a dying
    * process shows as interrupted; the job's lease (longer than the request's timeout) keeps another process from
-   * sending the same delivery meanwhile, and takes over after it if the process died.
+   * sending the same delivery meanwhile, and takes over after it if the process died. An endpoint at its in-flight
+   * limit, or whose breaker is open, gets no attempt: the delivery waits, its attempts and backoff untouched.
    */
-  async deliver(deliveryId: string): Promise<JobResult> {
-    const delivery = await repository.findDeliveryToSend(this.storage, deliveryId);
-    if (!delivery || delivery.status !== 'pending') return done;
+  async deliver(deliveryId: string, claim?: JobClaim): Promise<JobResult> {
+    const startedAt = this.clock.now();
+    const start = await this.storage.transaction((tx) => this.startAttempt(tx, deliveryId, startedAt, claim));
+    if (start.outcome === 'ended') return done;
+    const { delivery } = start;
     const { event } = delivery;
+    if (start.outcome === 'deferred') {
+      this.log.info({ webhook: { deliveryId, endpointId: delivery.endpointId, eventType: event.type, reason: start.reason } }, 'webhook delivery waits for its endpoint');
+      return { outcome: 'again', at: start.until };
+    }
+    const { attempt } = start;
     const body = JSON.stringify({ id: event.id, type: event.type, createdAt: formatTimestamp(event.createdAt), data: event.data });
     const secret = unseal(this.masterKey, delivery.secretSealed).toString('utf8');
-    const startedAt = this.clock.now();
-    const attempt = await this.storage.transaction((tx) => repository.startAttempt(tx, deliveryId, startedAt));
-    if (attempt === undefined) return done;
     const signature = signWebhook(secret, Math.floor(startedAt.getTime() / 1000), body);
-    const result = await this.send(delivery.url, body, signature);
+    const { timedOut, ...result } = await this.send(delivery.url, body, signature);
 
     const finishedAt = this.clock.now();
     const delivered = isDelivered(result.statusCode);
@@ -151,6 +175,10 @@ export class WebhookService {
         lastError,
         completedAt: next ? null : finishedAt,
       });
+      const health = healthAfterAttempt(await repository.lockEndpointHealth(tx, delivery.endpointId), timedOut, finishedAt, this.limits);
+      await repository.saveEndpointHealth(tx, delivery.endpointId, health);
+      // The place this attempt held is free: the next delivery waiting for it goes now, unless the breaker opened.
+      if (!health.pausedUntil || health.pausedUntil.getTime() <= finishedAt.getTime()) await repository.wakeNextWaiting(tx, delivery.endpointId, finishedAt);
     });
     // The endpoint's id only: a URL may carry a merchant's token in its query, and bodies hold customer data.
     this.log.info(
@@ -160,7 +188,37 @@ export class WebhookService {
     return next ? { outcome: 'again', at: next } : done;
   }
 
-  private async send(url: string, body: string, signature: string): Promise<{ statusCode: number | null; error: string | null; latencyMs: number }> {
+  /**
+   * Starts an attempt if the endpoint admits one. Its row is locked meanwhile, so processes starting attempts to one
+   * endpoint take turns and never exceed its in-flight limit together. A delivery turned away after its 3-day window
+   * ends as failed.
+   */
+  private async startAttempt(tx: Queryable, deliveryId: string, now: Date, claim: JobClaim | undefined): Promise<Start> {
+    const since = new Date(now.getTime() - this.limits.timeoutMs - IN_FLIGHT_MARGIN_MS);
+    const found = await repository.lockDeliveryToSend(tx, deliveryId, since);
+    if (!found || found.delivery.status !== 'pending') return { outcome: 'ended' };
+    const { delivery, health, inFlight } = found;
+    const admission = admitAttempt(health, inFlight, now, this.limits);
+    if (admission.admit) {
+      const attempt = await repository.startAttempt(tx, deliveryId, now);
+      return attempt === undefined ? { outcome: 'ended' } : { outcome: 'started', attempt, delivery };
+    }
+    if (now.getTime() >= delivery.deliverUntil.getTime()) {
+      const lastError = admission.reason === 'breaker-open' ? 'The endpoint kept timing out until the retry window ended.' : 'The endpoint stayed busy until the retry window ended.';
+      await repository.settleDelivery(tx, deliveryId, { status: 'failed', nextAttemptAt: null, lastError, completedAt: now });
+      return { outcome: 'ended' };
+    }
+    const until = new Date(Math.min(admission.until.getTime(), delivery.deliverUntil.getTime()));
+    const wait = { until, forEndpoint: admission.reason === 'endpoint-busy' };
+    await repository.deferEndpointDeliveries(tx, { id: deliveryId, endpointId: delivery.endpointId, claim }, wait, now);
+    return { outcome: 'deferred', until, reason: admission.reason, delivery };
+  }
+
+  private async send(
+    url: string,
+    body: string,
+    signature: string,
+  ): Promise<{ statusCode: number | null; error: string | null; latencyMs: number; timedOut: boolean }> {
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
     try {
@@ -174,14 +232,14 @@ export class WebhookService {
       });
       // Only the status matters; the answer's body is neither read nor kept.
       await response.body?.cancel().catch(() => {});
-      return { statusCode: response.status, error: null, latencyMs: latency() };
+      return { statusCode: response.status, error: null, latencyMs: latency(), timedOut: false };
     } catch (error) {
-      return { statusCode: null, error: this.describeFailure(error), latencyMs: latency() };
+      return { statusCode: null, error: this.describeFailure(error), latencyMs: latency(), timedOut: isTimeout(error) };
     }
   }
 
   private describeFailure(error: unknown): string {
-    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    if (isTimeout(error)) {
       const seconds = this.settings.timeoutMs / 1000;
       return `No answer within ${seconds} second${seconds === 1 ? '' : 's'}.`;
     }
@@ -207,3 +265,6 @@ export class WebhookService {
     return endpoint;
   }
 }
+
+/** The request's own timeout fired: the endpoint held the request without answering. */
+const isTimeout = (error: unknown): boolean => error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
