@@ -24,11 +24,10 @@ export type JobKind = Job['kind'];
  * The queue's lanes, each with its own slots in every process: webhook deliveries (which wait on merchants'
  * servers) in theirs, and everything else (expiries, re-queries, charges, refunds, maintenance: payment state on the
  * app's clock) in the payments lane, which deliveries cannot fill. The lane follows from the kind in the database
- * (the `jobs.lane` generated column, migration 015); `laneOf` says the same for the code.
+ * (the `jobs.lane` generated column, migration 015), so every writer of jobs puts a job in its lane.
  */
 export const LANES = ['payments', 'webhooks'] as const;
 export type Lane = (typeof LANES)[number];
-export const laneOf = (kind: JobKind): Lane => (kind === 'webhook.deliver' ? 'webhooks' : 'payments');
 export type PayloadOf<K extends JobKind> = Extract<Job, { kind: K }>['payload'];
 
 /** What a handler decided: finished; run again later (periodic work, or a condition not met yet); failed, retry. */
