@@ -81,7 +81,7 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer; resolveHost
       app.storage,
       clock,
       masterKey,
-      { timeoutMs: config.webhookTimeoutMs, destinations: config.webhookDestinations, resolve: resolveHost },
+      { timeoutMs: config.webhookTimeoutMs, destinations: config.webhookDestinations, resolve: resolveHost, endpoints: config.webhookEndpoints },
       app.log,
     );
     // Every event becomes its webhook deliveries in the statement that records it.
