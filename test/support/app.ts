@@ -47,7 +47,9 @@ export function testConfig(place: Place, overrides: Record<string, string> = {})
     // Tests send bursts from one address; the abuse limits' own tests set theirs.
     RATE_LIMIT_PER_IP: '1000000',
     RATE_LIMIT_PER_KEY: '1000000',
+    RATE_LIMIT_PER_PUBLISHABLE_KEY_IP: '1000000',
     RATE_LIMIT_PER_LINK: '1000000',
+    RATE_LIMIT_PER_LINK_IP: '1000000',
     RATE_LIMIT_FAILURES_PER_IP: '1000000',
     ...(place.driver === 'postgres' ? { DATABASE_URL: TEST_DATABASE_URL, DATABASE_SCHEMA: place.schema } : {}),
     ...overrides,
