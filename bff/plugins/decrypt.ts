@@ -9,7 +9,6 @@ import { PayloadDecryptor } from '../crypto/payload-decryptor.ts';
 import { PayloadKeys } from '../crypto/payload-keys.ts';
 import { RsaPool, RsaPoolSaturatedError } from '../crypto/rsa-pool.ts';
 import { invalid, rateLimited } from '../errors.ts';
-import { jsonNestsDeeperThan } from '../json-body.ts';
 import { findActiveEncryptionKeys } from '../repositories/merchants.ts';
 import { findUnstorableText, RequestValidationError, unstorableTextError } from '../validation.ts';
 import { callerOf } from './auth.ts';
@@ -36,10 +35,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function parseJsonObject(bytes: Uint8Array): Record<string, unknown> | undefined {
   try {
-    const text = utf8.decode(bytes);
-    // A payload nested deeper than any request needs is unreadable, as a JSON body is refused (bff/json-body.ts).
-    if (jsonNestsDeeperThan(text)) return undefined;
-    const value: unknown = JSON.parse(text);
+    const value: unknown = JSON.parse(utf8.decode(bytes));
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
