@@ -95,7 +95,9 @@ export default fp<{ limits: Config['rateLimits'] }>(
 /** Redis behind a breaker when a URL is given, else this process's memory. */
 async function openCounters(app: FastifyInstance, redisUrl: string | undefined): Promise<Counters> {
   if (!redisUrl) return new MemoryCounters();
-  const redis = new Redis(redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, commandTimeout: 500, lazyConnect: true });
+  // No offline queue: while the client reconnects a count fails at once (the breaker opens) instead of waiting, and a
+  // count that timed out is not sent later, when Redis is back, to be counted twice.
+  const redis = new Redis(redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, commandTimeout: 500, lazyConnect: true, enableOfflineQueue: false });
   redis.on('error', (error: Error) => app.log.debug({ err: error }, 'rate-limit store error'));
   await redis.connect().catch((error: unknown) => app.log.warn({ err: error }, 'rate-limit store unavailable'));
   app.addHook('onClose', async () => {

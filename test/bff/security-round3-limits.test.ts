@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
-import { cleanPlace, drivers, newPlace, startApp, useTestApp, type Place } from '../support/app.ts';
+import { buildApp } from '../../bff/app.ts';
+import { cleanPlace, drivers, logCapture, newPlace, startApp, testConfig, useTestApp, type Place } from '../support/app.ts';
 import { CheckoutClient, newReference, orderPayload } from '../support/checkout.ts';
 import { createMerchant } from '../support/merchant.ts';
 
@@ -144,6 +145,71 @@ describe('abuse limits when the Redis store does not answer', () => {
     expectLimited(await request());
   });
 });
+
+if (TEST_REDIS_URL) {
+  describe('abuse limits when Redis answers again', () => {
+    const places: Place[] = [];
+    let flaky: FastifyInstance;
+    let direct: FastifyInstance;
+    let proxy: Server;
+    let forward = false;
+    const held: Socket[] = [];
+    const log = logCapture();
+
+    beforeAll(async () => {
+      // Silent at first (accepts, never replies); then, as a restarted Redis would, it drops those connections and
+      // passes new ones through to the real Redis.
+      const upstream = new URL(TEST_REDIS_URL);
+      proxy = createServer((socket) => {
+        socket.on('error', () => {});
+        if (!forward) {
+          held.push(socket);
+          return;
+        }
+        const redis = connect(Number(upstream.port || 6379), upstream.hostname);
+        redis.on('error', () => socket.destroy());
+        socket.on('close', () => redis.destroy());
+        socket.pipe(redis).pipe(socket);
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const port = (proxy.address() as { port: number }).port;
+      const limits = { ...LIMITS, RATE_LIMIT_PER_IP: '4' };
+      places.push(newPlace('pglite'), newPlace('pglite'));
+      flaky = await buildApp(testConfig(places[0]!, { ...limits, LOG_LEVEL: 'info', REDIS_URL: `redis://127.0.0.1:${port}` }), { logStream: log.stream });
+      direct = await startApp(places[1]!, { ...limits, REDIS_URL: TEST_REDIS_URL });
+    }, 120_000);
+    afterAll(async () => {
+      await flaky.close();
+      await direct.close();
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+      for (const place of places) await cleanPlace(place);
+    });
+
+    it('shares the counts through Redis again once it answers', async () => {
+      const address = `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+      const request = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/checkout/result?reference=A&status=failed', remoteAddress: address });
+      // The first request waits for Redis's timeout and opens the breaker.
+      expect((await request(flaky)).statusCode).toBe(200);
+      forward = true;
+      for (const socket of held.splice(0)) socket.destroy();
+      // The client reconnects on its own schedule, and Redis is asked again at most once a second, by a request
+      // (counted in this process meanwhile, here from another address); the process says when it answers.
+      const answersAgain = () => log.lines.some((line) => line.includes('rate-limit store answers again'));
+      for (let waited = 0; !answersAgain() && waited < 15_000; waited += 250) {
+        await flaky.inject({ method: 'GET', url: '/checkout/result?reference=A&status=failed', remoteAddress: '198.18.255.1' });
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(answersAgain()).toBe(true);
+      // From now on both processes count in Redis: 4 requests from the address in all, then 429 on either.
+      expect((await request(flaky)).statusCode).toBe(200);
+      expect((await request(direct)).statusCode).toBe(200);
+      expect((await request(direct)).statusCode).toBe(200);
+      expect((await request(flaky)).statusCode).toBe(200);
+      expectLimited(await request(direct));
+    });
+  });
+}
 
 describe.each(drivers)('Idempotency-Key per caller on %s', (driver) => {
   const test = useTestApp(driver);
