@@ -48,6 +48,7 @@ import { loadMasterKey } from './crypto/master-key.ts';
 import { AdvancingClock, systemClock, type Clock } from './services/clock.ts';
 import type { TemplateSource } from './pages/checkout-page.ts';
 import { validatorCompiler } from './validation.ts';
+import { acceptJsonBodies } from './json-body.ts';
 import { routedUrl } from './routes/transactpay-paths.ts';
 import { serializeError, serializeRequest } from './log-serializers.ts';
 import { logBindings } from './request-context.ts';
@@ -71,6 +72,8 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   const fastify = instance.withTypeProvider<ZodTypeProvider>();
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
+  // Every context below inherits the bounded JSON parser (bff/json-body.ts).
+  acceptJsonBodies(fastify);
 
   await fastify.register(envelope);
   await fastify.register(metrics, { defaultMetrics: config.metrics !== undefined });

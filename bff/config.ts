@@ -69,8 +69,12 @@ const environmentSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' }).optional(),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(1200),
+  // A secret key's requests from every address; a publishable key (public: any page shows it) counts per client address.
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(6000),
-  RATE_LIMIT_PER_LINK: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_PER_PUBLISHABLE_KEY_IP: z.coerce.number().int().min(1).default(600),
+  // A payment link's form posts from every address (a ceiling), and from one address.
+  RATE_LIMIT_PER_LINK: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_PER_LINK_IP: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
   // Proxies in front of the server whose X-Forwarded-For is believed (per-IP limits need the client's address).
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
@@ -122,8 +126,20 @@ export type Config = {
   widgetDir: string;
   /** The built dashboard the backend serves at /dashboard/ (by default beside the widget's build: the same `vite build` writes both). */
   dashboardDir: string;
-  /** Requests allowed per window: per client address, per api-key, per payment-link page (posts), failures per address. */
-  rateLimits: { windowMs: number; perIp: number; perKey: number; perLink: number; failuresPerIp: number; redisUrl: string | undefined };
+  /**
+   * Requests allowed per window: per client address; per secret key; per publishable key and client address; per
+   * payment-link page (its form posts) and per page and client address; failed answers per address.
+   */
+  rateLimits: {
+    windowMs: number;
+    perIp: number;
+    perKey: number;
+    perPublishableKeyIp: number;
+    perLink: number;
+    perLinkIp: number;
+    failuresPerIp: number;
+    redisUrl: string | undefined;
+  };
   trustProxyHops: number;
   /**
    * The legacy RSA worker pool of each server process: its threads (undefined: one per core, or in a cluster twice
@@ -216,7 +232,9 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       windowMs: values.RATE_LIMIT_WINDOW_SECONDS * 1000,
       perIp: values.RATE_LIMIT_PER_IP,
       perKey: values.RATE_LIMIT_PER_KEY,
+      perPublishableKeyIp: values.RATE_LIMIT_PER_PUBLISHABLE_KEY_IP,
       perLink: values.RATE_LIMIT_PER_LINK,
+      perLinkIp: values.RATE_LIMIT_PER_LINK_IP,
       failuresPerIp: values.RATE_LIMIT_FAILURES_PER_IP,
       redisUrl: values.REDIS_URL,
     },
