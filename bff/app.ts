@@ -32,6 +32,9 @@ import refundRoutes from './routes/refunds.ts';
 import sandboxRoutes from './routes/sandbox.ts';
 import webhookRoutes from './routes/webhooks.ts';
 import orderListRoutes from './routes/order-lists.ts';
+import orderDetailRoutes from './routes/order-detail.ts';
+import refundListRoutes from './routes/refund-lists.ts';
+import reportRoutes from './routes/reports.ts';
 import jobs from './plugins/jobs.ts';
 import metrics from './plugins/metrics.ts';
 import requestContext from './plugins/request-context.ts';
@@ -91,7 +94,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
     await fastify.register(fp(routes));
   }
   // The operations API, registered from its contract (shared/contract/): each module is a plugin of its own name.
-  for (const routes of [orderListRoutes]) await fastify.register(routes);
+  for (const routes of [orderListRoutes, orderDetailRoutes, refundListRoutes, reportRoutes]) await fastify.register(routes);
   await fastify.register(sandboxIssuerRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });

@@ -1,5 +1,8 @@
 import fp from 'fastify-plugin';
 import { OrderLists } from '../services/order-lists.ts';
+import { OrderDetails } from '../services/order-details.ts';
+import { Reports } from '../services/reports.ts';
+import { RefundLists } from '../services/refund-lists.ts';
 import { createSecretKey, hkdfSync } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { ClientTokens } from '../crypto/client-tokens.ts';
@@ -45,6 +48,12 @@ declare module 'fastify' {
     subscriptions: SubscriptionService;
     /** The merchant's orders as lists, searches and exports (the operations API and the dashboard). */
     orderLists: OrderLists;
+    /** One order with everything stored about it (its timeline), and the merchant's notes on it. */
+    orderDetails: OrderDetails;
+    /** The merchant's refunds as lists and exports. */
+    refundLists: RefundLists;
+    /** The merchant's figures over a range (collected, fees, refunds, conversion). */
+    reports: Reports;
     /** Every durable job kind's handler; the jobs plugin runs them. */
     jobHandlers: JobHandlers;
   }
@@ -89,6 +98,9 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     const subscriptions = new SubscriptionService(app.storage, registry, clock, outbox, lifecycle, signedTokens, { processorTimeoutMs: config.processorTimeoutMs });
     app.decorate('subscriptions', subscriptions);
     app.decorate('orderLists', new OrderLists(app.storage));
+    app.decorate('orderDetails', new OrderDetails(app.storage, clock));
+    app.decorate('refundLists', new RefundLists(app.storage));
+    app.decorate('reports', new Reports(app.storage, clock));
     app.decorate('jobHandlers', {
       ...deadlines.handlers(),
       ...webhooks.handlers(),

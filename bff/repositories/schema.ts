@@ -142,6 +142,57 @@ export interface OrderEventsTable {
   created_at: Timestamp;
 }
 
+export interface OrderNotesTable {
+  id: Generated<number>;
+  order_id: number;
+  text: string;
+  author: string | null;
+  created_at: Timestamp;
+}
+
+export interface DomainEventsTable {
+  id: string;
+  merchant_id: number;
+  mode: Mode;
+  type: string;
+  order_id: number | null;
+  data: unknown;
+  created_at: Timestamp;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  merchant_id: number;
+  mode: Mode;
+  url: string;
+  created_at: Timestamp;
+  disabled_at: Timestamp | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: Timestamp | null;
+  deliver_until: Timestamp;
+  resend_of: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  completed_at: Timestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number | null;
+}
+
 export interface Database {
   customers: CustomersTable;
   orders: OrdersTable;
@@ -150,4 +201,9 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   refunds: RefundsTable;
   order_events: OrderEventsTable;
+  order_notes: OrderNotesTable;
+  domain_events: DomainEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

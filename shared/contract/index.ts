@@ -1,5 +1,8 @@
 import type { Endpoint } from './endpoint.ts';
+import * as orderDetail from './order-detail.ts';
 import * as orders from './orders.ts';
+import * as refunds from './refunds.ts';
+import * as reports from './reports.ts';
 
 /**
  * Every endpoint of the contract, by resource. The server registers each (a test checks that it registers these
@@ -8,6 +11,9 @@ import * as orders from './orders.ts';
  */
 export const contract = {
   orders: { list: orders.listOrders, export: orders.exportOrders },
+  orderDetail: { get: orderDetail.getOrder, addNote: orderDetail.addOrderNote },
+  refunds: { list: refunds.listRefunds, export: refunds.exportRefunds },
+  reports: { summary: reports.reportSummary },
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export function everyEndpoint(): Endpoint[] {
