@@ -19,14 +19,14 @@ export function presentFigures(figures: CurrencyFigures): WireFigures {
     successRate: rate(figures.paidOrders, figures.orders),
     abandoned: figures.abandoned,
     byMethod: [...figures.byMethod.entries()]
-      .sort(([a], [b]) => a.localeCompare(b))
       .map(([option, each]) => ({
         method: option === 'C' ? ('card' as const) : ('bank_transfer' as const),
         collected: money(each.collectedMinor),
         payments: each.payments,
         attempts: each.attempts,
         successRate: rate(each.succeeded, each.attempts),
-      })),
+      }))
+      .sort((a, b) => a.method.localeCompare(b.method)),
   };
 }
 
