@@ -156,7 +156,7 @@ describe.each(drivers)("an order's detail and timeline on %s", (driver) => {
     for (const payload of [{ text: '' }, { text: '   ' }, { text: 'x'.repeat(2001) }, {}, { text: 42 }]) {
       const refused = await note(reference, payload);
       expect(refused.statusCode, JSON.stringify(payload)).toBe(400);
-      expect(refused.json()).toMatchObject({ status: 'failed', statusCode: 'VAL400', message: expect.stringMatching(/text/) });
+      expect(refused.json()).toMatchObject({ status: 'failed', statusCode: 'VAL400', reason: 'invalid_body', message: expect.stringMatching(/text/) });
     }
     expect((await note(reference, { text: 'x'.repeat(2000) })).statusCode).toBe(200);
     const notes = (await timelineOf(reference)).filter((entry) => entry.type === 'note');
@@ -164,9 +164,10 @@ describe.each(drivers)("an order's detail and timeline on %s", (driver) => {
     expect(JSON.stringify(notes)).not.toContain('4242');
   });
 
-  it('answers NF404 order_not_found for an unknown reference or another merchant\'s order, and only to the secret key', async () => {
+  it('answers NF404 order_not_found for an unknown reference or another merchant\'s order, VAL400 for an impossible one, and only to the secret key', async () => {
     const reference = await client.newOrder();
     expect((await detail('NO-SUCH-ORDER')).json()).toMatchObject({ statusCode: 'NF404', reason: 'order_not_found' });
+    expect((await detail('R'.repeat(65))).json()).toMatchObject({ statusCode: 'VAL400', reason: 'invalid_field' });
     expect((await detail(reference, other.secretKey)).json()).toMatchObject({ statusCode: 'NF404', reason: 'order_not_found' });
     expect((await note(reference, { text: 'mine' }, other.secretKey)).json()).toMatchObject({ statusCode: 'NF404', reason: 'order_not_found' });
     expect((await detail(reference, keys.publishableKey)).statusCode).toBe(403);

@@ -89,11 +89,11 @@ describe.each(drivers)("the merchant's refunds list and export on %s", (driver) 
     expect(await references('?order=NO-SUCH-ORDER')).toEqual([]);
   });
 
-  it('refuses bad filters with VAL400, and a reason for cursors and date ranges', async () => {
+  it('refuses bad filters with VAL400 and a reason', async () => {
     for (const query of ['?limit=0', '?limit=101', '?state=lost', '?currency=XX', '?from=yesterday', '?from=2026-11-10T08:00:00']) {
       const answer = await list(query);
       expect(answer.statusCode, query).toBe(400);
-      expect(answer.json(), query).toMatchObject({ status: 'failed', statusCode: 'VAL400' });
+      expect(answer.json(), query).toMatchObject({ status: 'failed', statusCode: 'VAL400', reason: 'invalid_field' });
     }
     expect((await list('?cursor=not-a-cursor')).json()).toMatchObject({ statusCode: 'VAL400', reason: 'invalid_cursor' });
     expect((await list('?from=2026-12-01&to=2026-11-01')).json()).toMatchObject({ statusCode: 'VAL400', reason: 'invalid_date_range' });
