@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
@@ -8,6 +9,7 @@ import { WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const CARD_3DS_APPROVED = '4242424242424242';
 const CARD_DECLINED = '4000000000000002';
+const CARD_APPROVED = '5555555555554444';
 const SECOND = 1000;
 
 type Entry = { at: string; actor: string; type: string; [detail: string]: unknown };
@@ -109,6 +111,16 @@ describe.each(drivers)("an order's detail and timeline on %s", (driver) => {
     expect(declined).toMatchObject({ actor: 'processor', responseCode: '05', rawResponseCode: expect.any(String), reason: 'declined', message: 'Do not honour' });
   });
 
+  it("shows a processor's answer lost on the way back, then the approval its record gave", async () => {
+    const reference = await client.newOrder();
+    tick();
+    expect((await client.payByCard(reference, '4000000000000341')).statusCode).toBe(200);
+    clock.advance(3 * 60 * SECOND);
+    await app.jobs.runDue();
+    const types = (await timelineOf(reference)).map((entry) => entry.type).filter((type) => type !== 'webhook_delivery');
+    expect(types).toEqual(['order_created', 'attempt_started', 'fee_quoted', 'processor_answer_unknown', 'payment_approved']);
+  });
+
   it('shows a transfer account issued, money received short then over, with expected, received and accepted amounts', async () => {
     const reference = await client.newOrder({ order: { amount: 5000 } });
     tick();
@@ -146,6 +158,62 @@ describe.each(drivers)("an order's detail and timeline on %s", (driver) => {
     const answer = (await detail(reference)).json().data;
     expect(answer.order).toMatchObject({ origin: 'server', amountMinor: 700_000 });
     expect(answer.timeline[0]).toMatchObject({ type: 'order_created', actor: 'merchant_server', origin: 'server' });
+  });
+
+  it('shows a superseded attempt, a declined refund, a refund whose answer was lost, and the reversal when everything went back', async () => {
+    const reference = await client.newOrder({ order: { amount: 5000 } });
+    expect((await client.payByTransfer(reference)).statusCode).toBe(200);
+    tick();
+    expect((await client.payByCard(reference, CARD_APPROVED)).json()).toMatchObject({ statusCode: '00' });
+    const refund = (body: object) => {
+      tick();
+      return app.inject({ method: 'POST', url: '/checkout/order/refund', headers: { 'api-key': keys.secretKey }, payload: { reference, ...body } });
+    };
+    // The sandbox declines a refund ending in .05, and loses the answer of one ending in .41.
+    expect((await refund({ amount: 100.05 })).statusCode).toBe(200);
+    expect((await refund({ amount: 100.41 })).statusCode).toBe(200);
+    // Its record is asked again two minutes later: it went through.
+    clock.advance(3 * 60 * SECOND);
+    await app.jobs.runDue();
+    expect((await refund({})).statusCode).toBe(200);
+    const timeline = await timelineOf(reference);
+    const types = timeline.map((entry) => entry.type).filter((type) => type !== 'webhook_delivery');
+    expect(types).toEqual([
+      'order_created', 'attempt_started', 'fee_quoted', 'transfer_account_issued', 'attempt_superseded', 'attempt_started', 'fee_quoted', 'payment_approved',
+      'refund_requested', 'refund_failed', 'refund_requested', 'refund_answer_unknown', 'refund_succeeded', 'refund_requested', 'refund_succeeded',
+      'payment_reversed',
+    ]);
+    expect(timeline.find((entry) => entry.type === 'attempt_superseded')).toMatchObject({ actor: 'system' });
+    expect(timeline.find((entry) => entry.type === 'refund_failed')).toMatchObject({ actor: 'processor', responseCode: '05' });
+    expect(timeline.find((entry) => entry.type === 'refund_answer_unknown')).toMatchObject({ actor: 'system', refundReference: expect.stringMatching(/^RFD/) });
+    expect(timeline.find((entry) => entry.type === 'payment_reversed')).toMatchObject({ actor: 'processor' });
+  });
+
+  it("shows a payment link's page as the creator of its orders, and each failed webhook attempt before the one that succeeded", async () => {
+    let failNext = true;
+    receiver.answer = () => (failNext ? 503 : 200);
+    const link = await app.inject({
+      method: 'POST', url: '/checkout/links/create', headers: { 'api-key': keys.secretKey },
+      payload: { Name: 'Tickets', Description: 'Two tickets', PaymentType: 'MC', Currency: 'NGN', AuthOption: 'NOAUTH', Amount: 2500 },
+    });
+    expect(link.statusCode, link.body).toBe(200);
+    const linkPath = new URL(link.json().data.paymentLink.paymentLinkUrl).pathname;
+    const reference = `LNK-${randomBytes(12).toString('hex').toUpperCase()}`;
+    const form = new URLSearchParams({ firstname: 'Ada', lastname: 'Obi', email: 'ada@example.test', mobile: '+2348012345678', amount: '', order: reference });
+    expect((await app.inject({ method: 'POST', url: linkPath, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form.toString() })).statusCode).toBe(303);
+    expect((await client.payByCard(reference, CARD_APPROVED)).json()).toMatchObject({ statusCode: '00' });
+    await app.jobs.runDue();
+    failNext = false;
+    clock.advance(10 * 60 * SECOND);
+    await app.jobs.runDue();
+    receiver.answer = () => 200;
+
+    const answer = (await detail(reference)).json().data;
+    expect(answer.order).toMatchObject({ origin: 'payment_link', linkReference: expect.any(String) });
+    expect(answer.timeline[0]).toMatchObject({ type: 'order_created', actor: 'link_page', origin: 'payment_link', linkReference: answer.order.linkReference });
+    const delivery = (answer.timeline as Entry[]).find((entry) => entry.type === 'webhook_delivery');
+    expect(delivery).toMatchObject({ eventType: 'order.successful', status: 'succeeded' });
+    expect(delivery!.attempts).toMatchObject([{ attempt: 1, statusCode: 503 }, { attempt: 2, statusCode: 200 }]);
   });
 
   it('adds notes of 1 to 2000 characters with card numbers masked, and refuses others with VAL400 and a reason', async () => {
