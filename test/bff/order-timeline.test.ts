@@ -216,6 +216,27 @@ describe.each(drivers)("an order's detail and timeline on %s", (driver) => {
     expect(delivery!.attempts).toMatchObject([{ attempt: 1, statusCode: 503 }, { attempt: 2, statusCode: 200 }]);
   });
 
+  it("shows a subscription started by its first order, and a renewal order made and charged by the system", async () => {
+    const reference = newReference('SUBORD');
+    expect((await client.createOrder(orderPayload(reference, { payment: { frequencyId: 2, numberOfPayments: 2 } }))).statusCode).toBe(200);
+    tick();
+    const paid = (await client.payByCard(reference, CARD_3DS_APPROVED)).json();
+    tick();
+    await client.authenticate(paid.data.paymentDetail.redirectUrl);
+    const recurring = (await client.verify(reference)).json().data.recurringPaymentReference as string;
+    expect((await timelineOf(reference)).find((entry) => entry.type === 'subscription_started')).toMatchObject({ actor: 'system', subscriptionReference: recurring });
+
+    clock.advance(25 * 3_600 * SECOND);
+    await app.jobs.runDue();
+    const renewal = (await detail(`${recurring}-2`)).json().data;
+    expect(renewal.order).toMatchObject({ subscriptionReference: recurring, state: 'paid' });
+    const timeline = (renewal.timeline as Entry[]).filter((entry) => entry.type !== 'webhook_delivery');
+    expect(timeline.map((entry) => [entry.type, entry.actor])).toEqual([
+      ['order_created', 'system'], ['attempt_started', 'system'], ['fee_quoted', 'system'], ['payment_approved', 'processor'],
+    ]);
+    expect(timeline[0]).toMatchObject({ origin: 'subscription', subscriptionReference: recurring });
+  });
+
   it('adds notes of 1 to 2000 characters with card numbers masked, and refuses others with VAL400 and a reason', async () => {
     const reference = await client.newOrder();
     const added = await note(reference, { text: 'Refund to card 4242 4242 4242 4242 promised' });
