@@ -36,6 +36,9 @@ import customerListRoutes from './routes/customer-lists.ts';
 import subscriptionListRoutes from './routes/subscription-lists.ts';
 import linkListRoutes from './routes/link-lists.ts';
 import eventListRoutes from './routes/event-lists.ts';
+import orderDetailRoutes from './routes/order-detail.ts';
+import refundListRoutes from './routes/refund-lists.ts';
+import reportRoutes from './routes/reports.ts';
 import jobs from './plugins/jobs.ts';
 import metrics from './plugins/metrics.ts';
 import requestContext from './plugins/request-context.ts';
@@ -105,7 +108,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
     await fastify.register(fp(routes));
   }
   // The operations API, registered from its contract (shared/contract/): each module is a plugin of its own name.
-  for (const routes of [orderListRoutes, customerListRoutes, subscriptionListRoutes, linkListRoutes, eventListRoutes]) await fastify.register(routes);
+  for (const routes of [orderListRoutes, orderDetailRoutes, refundListRoutes, reportRoutes, customerListRoutes, subscriptionListRoutes, linkListRoutes, eventListRoutes]) await fastify.register(routes);
   await fastify.register(sandboxIssuerRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });

@@ -4,6 +4,9 @@ import { CustomerLists } from '../services/customer-lists.ts';
 import { EventLists } from '../services/event-lists.ts';
 import { LinkLists } from '../services/link-lists.ts';
 import { SubscriptionLists } from '../services/subscription-lists.ts';
+import { OrderDetails } from '../services/order-details.ts';
+import { Reports } from '../services/reports.ts';
+import { RefundLists } from '../services/refund-lists.ts';
 import { createSecretKey, hkdfSync } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { ClientTokens } from '../crypto/client-tokens.ts';
@@ -55,6 +58,12 @@ declare module 'fastify' {
     subscriptionLists: SubscriptionLists;
     linkLists: LinkLists;
     eventLists: EventLists;
+    /** One order with everything stored about it (its timeline), and the merchant's notes on it. */
+    orderDetails: OrderDetails;
+    /** The merchant's refunds as lists and exports. */
+    refundLists: RefundLists;
+    /** The merchant's figures over a range (collected, fees, refunds, conversion). */
+    reports: Reports;
     /** Every durable job kind's handler; the jobs plugin runs them. */
     jobHandlers: JobHandlers;
   }
@@ -106,6 +115,9 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer; resolveHost
     app.decorate('subscriptions', subscriptions);
     const orderLists = new OrderLists(app.storage);
     app.decorate('orderLists', orderLists);
+    app.decorate('orderDetails', new OrderDetails(app.storage, clock));
+    app.decorate('refundLists', new RefundLists(app.storage));
+    app.decorate('reports', new Reports(app.storage, clock));
     app.decorate('customerLists', new CustomerLists(app.storage, orderLists));
     app.decorate('subscriptionLists', new SubscriptionLists(app.storage));
     app.decorate('linkLists', new LinkLists(app.storage, orderLists));

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorEnvelopeSchema, ERROR_CODES, type ErrorCode } from '../../shared/envelope.ts';
 import type { Endpoint, Input, Output } from '../../shared/contract/endpoint.ts';
+import { invalid } from '../errors.ts';
 
 /**
  * Registers a route from its contract entry (`shared/contract/`): method, path, who may call it, the request
@@ -38,8 +39,14 @@ export function route<E extends Endpoint>(app: FastifyInstance, endpoint: E, han
         ...errorResponses(endpoint),
       },
     },
-    handler: (request, reply) =>
-      handler({ params: request.params, query: request.query, body: request.body } as Input<E>, request, reply) as Promise<unknown>,
+    // A request its schemas refuse is answered here rather than by Fastify's validation error, so the VAL400 carries
+    // a reason like every other refusal of this API (auth runs before, on request; no pre-handler is set on these).
+    attachValidation: true,
+    handler: async (request, reply) => {
+      const refused = request.validationError;
+      if (refused) throw invalid(refused.message, undefined, refused.validationContext === 'body' ? 'invalid_body' : 'invalid_field');
+      return handler({ params: request.params, query: request.query, body: request.body } as Input<E>, request, reply) as Promise<unknown>;
+    },
   });
 }
 

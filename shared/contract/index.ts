@@ -4,6 +4,9 @@ import * as events from './events.ts';
 import * as links from './links.ts';
 import * as orders from './orders.ts';
 import * as subscriptions from './subscriptions.ts';
+import * as orderDetail from './order-detail.ts';
+import * as refunds from './refunds.ts';
+import * as reports from './reports.ts';
 
 /**
  * Every endpoint of the contract, by resource. The server registers each (a test checks that it registers these
@@ -16,6 +19,9 @@ export const contract = {
   subscriptions: { list: subscriptions.listSubscriptions, export: subscriptions.exportSubscriptions },
   paymentLinks: { list: links.listPaymentLinks, get: links.getPaymentLink, orders: links.listPaymentLinkOrders },
   events: { list: events.listEvents },
+  orderDetail: { get: orderDetail.getOrder, addNote: orderDetail.addOrderNote },
+  refunds: { list: refunds.listRefunds, export: refunds.exportRefunds },
+  reports: { summary: reports.reportSummary },
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export function everyEndpoint(): Endpoint[] {
