@@ -10,6 +10,7 @@ import { purgeExpiredIdempotencyKeys } from '../repositories/idempotency.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../services/idempotency.ts';
 import { SandboxProcessor } from '../processor/sandbox/processor.ts';
 import type { Clock } from '../services/clock.ts';
+import type { Storage } from '../storage/storage.ts';
 import { PaymentDeadlines } from '../services/deadlines.ts';
 import { FeeService } from '../services/fees.ts';
 import { PaymentLifecycle } from '../services/lifecycle.ts';
@@ -22,6 +23,14 @@ import { PaymentService } from '../services/payments.ts';
 import { RefundService } from '../services/refunds.ts';
 import { SubscriptionService } from '../services/subscriptions.ts';
 import { WebhookService } from '../services/webhooks.ts';
+import { TeamKeys } from '../crypto/team-secrets.ts';
+import { SecondFactors } from '../services/second-factors.ts';
+import { SignIn } from '../services/sign-in.ts';
+import { TeamService, totpIssuer } from '../services/team.ts';
+import { AuditLog } from '../services/team-audit.ts';
+import { TeamSessions } from '../services/team-sessions.ts';
+import { purgeFailures } from '../repositories/team-sessions.ts';
+import { TEAM_LIMITS } from '../domain/team.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +54,14 @@ declare module 'fastify' {
     subscriptions: SubscriptionService;
     /** The merchant's orders as lists, searches and exports (the operations API and the dashboard). */
     orderLists: OrderLists;
+    /** The merchant's team: members, invitations, roles, second factors. */
+    team: TeamService;
+    /** The team's server-side sessions. */
+    teamSessions: TeamSessions;
+    /** Signing in, accepting invitations, resetting passwords. */
+    signIn: SignIn;
+    /** The team's audit log. */
+    audit: AuditLog;
     /** Every durable job kind's handler; the jobs plugin runs them. */
     jobHandlers: JobHandlers;
   }
@@ -89,6 +106,11 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
     const subscriptions = new SubscriptionService(app.storage, registry, clock, outbox, lifecycle, signedTokens, { processorTimeoutMs: config.processorTimeoutMs });
     app.decorate('subscriptions', subscriptions);
     app.decorate('orderLists', new OrderLists(app.storage));
+    const team = teamServices(app.storage, clock, masterKey, config.publicBaseUrl);
+    app.decorate('team', team.team);
+    app.decorate('teamSessions', team.sessions);
+    app.decorate('signIn', team.signIn);
+    app.decorate('audit', team.audit);
     app.decorate('jobHandlers', {
       ...deadlines.handlers(),
       ...webhooks.handlers(),
@@ -96,9 +118,23 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
       ...subscriptions.handlers(),
       'maintenance.purge-idempotency-keys': async () => {
         await purgeExpiredIdempotencyKeys(app.storage, new Date(clock.now().getTime() - IDEMPOTENCY_WINDOW_MS));
+        await purgeFailures(app.storage, new Date(clock.now().getTime() - TEAM_LIMITS.failureWindowMs));
         return { outcome: 'again', at: new Date(clock.now().getTime() + 3_600_000) };
       },
     });
   },
   { name: 'services', dependencies: ['storage'] },
 );
+
+/** The team's services on one storage (the server's, or the merchant CLI's). */
+export function teamServices(storage: Storage, clock: Clock, masterKey: Buffer, publicBaseUrl: string) {
+  const keys = new TeamKeys(masterKey);
+  const audit = new AuditLog(storage, clock);
+  const sessions = new TeamSessions(storage, clock, keys);
+  const base = new URL(publicBaseUrl);
+  // Passkeys belong to the host of PUBLIC_BASE_URL (the relying party id) and are asserted from its origin.
+  const factors = new SecondFactors(storage, clock, masterKey, keys, { id: base.hostname, origin: base.origin, name: 'Checkout dashboard' });
+  const team = new TeamService(storage, clock, publicBaseUrl, sessions, factors, audit);
+  const signIn = new SignIn(storage, clock, sessions, factors, audit, (merchantId) => totpIssuer(storage, merchantId));
+  return { team, sessions, signIn, audit, factors };
+}

@@ -1,5 +1,6 @@
 import type { Endpoint } from './endpoint.ts';
 import * as orders from './orders.ts';
+import * as team from './team.ts';
 
 /**
  * Every endpoint of the contract, by resource. The server registers each (a test checks that it registers these
@@ -8,6 +9,35 @@ import * as orders from './orders.ts';
  */
 export const contract = {
   orders: { list: orders.listOrders, export: orders.exportOrders },
+  keys: { rotate: team.rotateKeys },
+  team: {
+    signIn: team.signIn,
+    signInSecondFactor: team.signInSecondFactor,
+    signInEnrolTotp: team.signInEnrolTotp,
+    signInPasskeyOptions: team.signInPasskeyOptions,
+    signInPasskey: team.signInPasskey,
+    acceptInvitation: team.acceptInvitation,
+    resetPassword: team.resetPassword,
+    signOut: team.signOut,
+    me: team.me,
+    listSessions: team.listSessions,
+    revokeSession: team.revokeSession,
+    stepUp: team.stepUp,
+    stepUpPasskeyOptions: team.stepUpPasskeyOptions,
+    startTotp: team.startTotp,
+    confirmTotp: team.confirmTotp,
+    disableTotp: team.disableTotp,
+    regenerateBackupCodes: team.regenerateBackupCodes,
+    passkeyRegistrationOptions: team.passkeyRegistrationOptions,
+    registerPasskey: team.registerPasskey,
+    removePasskey: team.removePasskey,
+    listMembers: team.listMembers,
+    inviteMember: team.inviteMember,
+    changeRole: team.changeRole,
+    removeMember: team.removeMember,
+    setTwoFactorRequirement: team.setTwoFactorRequirement,
+    listAudit: team.listAudit,
+  },
 } as const satisfies Record<string, Record<string, Endpoint>>;
 
 export function everyEndpoint(): Endpoint[] {
