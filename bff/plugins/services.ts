@@ -10,7 +10,6 @@ import { purgeExpiredIdempotencyKeys } from '../repositories/idempotency.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../services/idempotency.ts';
 import { SandboxProcessor } from '../processor/sandbox/processor.ts';
 import type { Clock } from '../services/clock.ts';
-import type { Storage } from '../storage/storage.ts';
 import { PaymentDeadlines } from '../services/deadlines.ts';
 import { FeeService } from '../services/fees.ts';
 import { PaymentLifecycle } from '../services/lifecycle.ts';
@@ -23,12 +22,11 @@ import { PaymentService } from '../services/payments.ts';
 import { RefundService } from '../services/refunds.ts';
 import { SubscriptionService } from '../services/subscriptions.ts';
 import { WebhookService } from '../services/webhooks.ts';
-import { TeamKeys } from '../crypto/team-secrets.ts';
-import { SecondFactors } from '../services/second-factors.ts';
-import { SignIn } from '../services/sign-in.ts';
-import { TeamService, totpIssuer } from '../services/team.ts';
-import { AuditLog } from '../services/team-audit.ts';
-import { TeamSessions } from '../services/team-sessions.ts';
+import { teamServices } from '../services/team-services.ts';
+import type { TeamService } from '../services/team.ts';
+import type { SignIn } from '../services/sign-in.ts';
+import type { AuditLog } from '../services/team-audit.ts';
+import type { TeamSessions } from '../services/team-sessions.ts';
 import { purgeFailures } from '../repositories/team-sessions.ts';
 import { TEAM_LIMITS } from '../domain/team.ts';
 
@@ -125,16 +123,3 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer }>(
   },
   { name: 'services', dependencies: ['storage'] },
 );
-
-/** The team's services on one storage (the server's, or the merchant CLI's). */
-export function teamServices(storage: Storage, clock: Clock, masterKey: Buffer, publicBaseUrl: string) {
-  const keys = new TeamKeys(masterKey);
-  const audit = new AuditLog(storage, clock);
-  const sessions = new TeamSessions(storage, clock, keys);
-  const base = new URL(publicBaseUrl);
-  // Passkeys belong to the host of PUBLIC_BASE_URL (the relying party id) and are asserted from its origin.
-  const factors = new SecondFactors(storage, clock, masterKey, keys, { id: base.hostname, origin: base.origin, name: 'Checkout dashboard' });
-  const team = new TeamService(storage, clock, publicBaseUrl, sessions, factors, audit);
-  const signIn = new SignIn(storage, clock, sessions, factors, audit, (merchantId) => totpIssuer(storage, merchantId));
-  return { team, sessions, signIn, audit, factors };
-}
