@@ -18,6 +18,12 @@ import type { Clock } from './clock.ts';
 /** What the browser's WebAuthn calls answer (validated in shape by the contract, in substance here). */
 export type WebAuthnResponse = { id: string; rawId: string; type: 'public-key'; response: Record<string, unknown>; clientExtensionResults: Record<string, unknown>; authenticatorAttachment?: string | undefined };
 
+/**
+ * EdDSA, ES256, RS256: what platform authenticators and security keys use. Named, rather than the library's default
+ * list, whose post-quantum entries make it probe Node's experimental WebCrypto (a warning on stderr).
+ */
+const PASSKEY_ALGORITHMS = [-8, -7, -257];
+
 /** The relying party: the dashboard's origin and its host (PUBLIC_BASE_URL). */
 export type RelyingParty = { id: string; origin: string; name: string };
 
@@ -96,6 +102,7 @@ export class SecondFactors {
       attestationType: 'none',
       excludeCredentials: existing.map((passkey) => ({ id: passkey.credentialId, transports: passkey.transports })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+      supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
     });
     await challenges.insertChallenge(this.storage, options.challenge, 'registration', user.id, this.expiry());
     return options as unknown as Record<string, unknown>;
@@ -110,6 +117,7 @@ export class SecondFactors {
       expectedOrigin: this.relyingParty.origin,
       expectedRPID: this.relyingParty.id,
       requireUserVerification: true,
+      supportedAlgorithmIDs: PASSKEY_ALGORITHMS,
     }).catch(() => undefined);
     if (!verified?.verified) return undefined;
     const { credential } = verified.registrationInfo;

@@ -7,6 +7,7 @@ import { invitationToken, signedInMember, STRONG_PASSWORD, TeamBrowser, totpCode
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
 import { ROLE_PERMISSIONS } from '../../bff/domain/roles.ts';
 import { readFileSync } from 'node:fs';
+import { SoftwarePasskey } from '../support/passkey.ts';
 
 const MINUTE = 60_000;
 
@@ -117,6 +118,38 @@ describe.each(drivers)('team accounts on %s', (driver) => {
 
     const members = (await owner.call('GET', '/checkout/team/members')).json().data as { email: string; role: string; twoFactor: { totp: boolean } }[];
     expect(members.map((member) => [member.role, member.twoFactor.totp])).toEqual([['owner', true], ['developer', true]]);
+  });
+
+  it('adds a passkey, which then signs in alone, serves as a second factor and proves a step-up, each challenge once', async () => {
+    const { browser, email } = await signedInMember(app, keys.subsidiaryId, 'developer');
+    const passkey = new SoftwarePasskey('http://localhost:8080');
+    expect((await browser.call('POST', '/checkout/team/me/passkeys/options', { password: 'not-my-password-really' })).json()).toMatchObject({ reason: 'credentials_invalid' });
+    const creation = (await browser.call('POST', '/checkout/team/me/passkeys/options', { password: STRONG_PASSWORD })).json().data.options;
+    expect(creation).toMatchObject({ rp: { id: 'localhost' }, authenticatorSelection: { userVerification: 'required' } });
+    const added = await browser.call('POST', '/checkout/team/me/passkeys', { response: passkey.register(creation), name: 'Laptop' });
+    expect(added.json().data, added.body).toMatchObject({ name: 'Laptop', lastUsedAt: null });
+    await browser.call('POST', '/checkout/team/sign-out');
+
+    const visitor = new TeamBrowser(app);
+    const request = (await visitor.call('POST', '/checkout/team/sign-in/passkey/options')).json().data.options;
+    const assertion = passkey.authenticate(request);
+    const signedIn = await visitor.call('POST', '/checkout/team/sign-in/passkey', { response: assertion });
+    expect(signedIn.json().data).toMatchObject({ status: 'signed_in' });
+    const me = (await visitor.call('GET', '/checkout/team/me')).json().data;
+    expect(me).toMatchObject({ user: { email }, twoFactor: { passkeys: [{ name: 'Laptop', lastUsedAt: expect.any(String) }] }, stepUpUntil: expect.any(String) });
+    // The same assertion again: its challenge was spent.
+    expect((await new TeamBrowser(app).call('POST', '/checkout/team/sign-in/passkey', { response: assertion })).json()).toMatchObject({ reason: 'passkey_invalid' });
+
+    const withPassword = new TeamBrowser(app);
+    expect((await withPassword.signIn(email)).json().data).toMatchObject({ status: 'second_factor_required', secondFactors: ['passkey'] });
+    const second = passkey.authenticate((await withPassword.call('POST', '/checkout/team/sign-in/passkey/options')).json().data.options);
+    expect((await withPassword.call('POST', '/checkout/team/sign-in/second-factor', { method: 'passkey', response: second })).json().data).toMatchObject({ status: 'signed_in' });
+
+    clock.advance(6 * MINUTE);
+    const options = (await withPassword.call('POST', '/checkout/team/step-up/passkey/options')).json().data.options;
+    expect(options.allowCredentials).toEqual([expect.objectContaining({ id: passkey.id })]);
+    const stepped = await withPassword.call('POST', '/checkout/team/step-up', { method: 'passkey', response: passkey.authenticate(options) });
+    expect(stepped.statusCode, stepped.body).toBe(200);
   });
 
   it("lists the merchant's orders to a signed-in member, in the mode it chooses", async () => {
