@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { drivers, ManualClock, useTestApp } from '../support/app.ts';
+import { cleanPlace, drivers, logCapture, ManualClock, newPlace, testConfig, useTestApp } from '../support/app.ts';
+import { buildApp } from '../../bff/app.ts';
 import { CheckoutClient } from '../support/checkout.ts';
 import { createMerchant } from '../support/merchant.ts';
-import { SESSION_COOKIE, signedInMember, TeamBrowser, totpCode } from '../support/team.ts';
+import { invitationToken, SESSION_COOKIE, signedInMember, STRONG_PASSWORD, TeamBrowser, totpCode } from '../support/team.ts';
 import type { IssuedKeys } from '../../bff/services/merchants.ts';
 
 const MINUTE = 60_000;
@@ -201,5 +202,30 @@ describe.each(drivers)('team sign-in security on %s', (driver) => {
         ['step_up_failed', null],
       ]),
     );
+  });
+
+  it('writes no password, code, token, TOTP secret or session id to the log', async () => {
+    const place = newPlace(driver);
+    const { lines, stream } = logCapture();
+    const logged = await buildApp(testConfig(place, { LOG_LEVEL: 'trace' }), { logStream: stream });
+    const secrets: string[] = [STRONG_PASSWORD, 'a-wrong-password-typed'];
+    try {
+      const merchant = await createMerchant(logged);
+      const token = await invitationToken(logged, merchant.subsidiaryId, 'logged@acme.test', 'owner');
+      const browser = new TeamBrowser(logged);
+      await browser.accept(token, 'short');
+      await browser.accept(token);
+      const { secret, backupCodes } = await browser.enrolTotp(logged.clock);
+      await browser.signIn('logged@acme.test', 'a-wrong-password-typed');
+      await browser.signIn('logged@acme.test');
+      await browser.call('POST', '/checkout/team/sign-in/second-factor', { method: 'backup_code', code: backupCodes[0]! });
+      secrets.push(token, secret, ...backupCodes, browser.cookie!, browser.csrfToken!);
+    } finally {
+      await logged.close();
+      await cleanPlace(place);
+    }
+    const text = lines.join('');
+    expect(text).toContain('/checkout/team/sign-in');
+    for (const value of secrets) expect(text).not.toContain(value);
   });
 });
