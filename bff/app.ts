@@ -6,6 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import auth from './plugins/auth.ts';
+import cookie from './plugins/cookie.ts';
+import { sessionCookieName } from './security/session-cookie.ts';
+import teamRoutes from './routes/team.ts';
+import teamAccountRoutes from './routes/team-account.ts';
+import teamMemberRoutes from './routes/team-members.ts';
 import cors from './plugins/cors.ts';
 import decrypt from './plugins/decrypt.ts';
 import idempotency from './plugins/idempotency.ts';
@@ -89,7 +94,8 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   // Before auth: its hooks run in registration order, and a refused key (401, 403) must carry the CORS headers too,
   // or the merchant's page reads a network failure instead of the envelope's code.
   await fastify.register(cors);
-  await fastify.register(auth);
+  await fastify.register(cookie);
+  await fastify.register(auth, { publicBaseUrl: config.publicBaseUrl, sessionCookieName: sessionCookieName(config.environment) });
   await fastify.register(decrypt, { masterKey, legacyRsa: config.legacyRsa });
   await fastify.register(idempotency, { masterKey });
   await fastify.register(helmet);
@@ -108,7 +114,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
     await fastify.register(fp(routes));
   }
   // The operations API, registered from its contract (shared/contract/): each module is a plugin of its own name.
-  for (const routes of [orderListRoutes, orderDetailRoutes, refundListRoutes, reportRoutes, customerListRoutes, subscriptionListRoutes, linkListRoutes, eventListRoutes]) await fastify.register(routes);
+  for (const routes of [orderListRoutes, orderDetailRoutes, refundListRoutes, reportRoutes, customerListRoutes, subscriptionListRoutes, linkListRoutes, eventListRoutes, teamRoutes, teamAccountRoutes, teamMemberRoutes]) await fastify.register(routes);
   await fastify.register(sandboxIssuerRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });

@@ -1,4 +1,5 @@
 import type { KeyKind, Mode } from '../crypto/api-keys.ts';
+import type { SignedInMember } from './team.ts';
 
 /** The merchant ("subsidiary" on the wire) as the services see it. */
 export type Merchant = {
@@ -22,6 +23,14 @@ export type Shopper = { id: number; reference: string };
  * Who is calling: resolved from the `api-key` header, with what the merchant's server granted this browser (a
  * publishable-key caller): the order of a client token, and the customer of a customer session.
  */
-export type Caller = { merchant: Merchant; mode: Mode; kind: KeyKind; orderGrant?: string; shopper?: Shopper };
+export type KeyCaller = { merchant: Merchant; mode: Mode; kind: KeyKind; orderGrant?: string; shopper?: Shopper; member?: undefined };
+
+/**
+ * A signed-in team member (the dashboard): its merchant, the mode it chose, and the member; it reaches only the
+ * contract's endpoints that accept a session, each within its role's permissions (`domain/roles.ts`).
+ */
+export type MemberCaller = { merchant: Merchant; mode: Mode; kind: 'member'; member: SignedInMember; orderGrant?: undefined; shopper?: undefined };
+
+export type Caller = KeyCaller | MemberCaller;
 
 export type { KeyKind, Mode };

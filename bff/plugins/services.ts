@@ -30,6 +30,13 @@ import { RefundService } from '../services/refunds.ts';
 import { SubscriptionService } from '../services/subscriptions.ts';
 import { WebhookService } from '../services/webhooks.ts';
 import type { Resolve } from '../security/guarded-agents.ts';
+import { teamServices } from '../services/team-services.ts';
+import type { TeamService } from '../services/team.ts';
+import type { SignIn } from '../services/sign-in.ts';
+import type { AuditLog } from '../services/team-audit.ts';
+import type { TeamSessions } from '../services/team-sessions.ts';
+import { purgeFailures } from '../repositories/team-sessions.ts';
+import { TEAM_LIMITS } from '../domain/team.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -64,6 +71,14 @@ declare module 'fastify' {
     refundLists: RefundLists;
     /** The merchant's figures over a range (collected, fees, refunds, conversion). */
     reports: Reports;
+    /** The merchant's team: members, invitations, roles, second factors. */
+    team: TeamService;
+    /** The team's server-side sessions. */
+    teamSessions: TeamSessions;
+    /** Signing in, accepting invitations, resetting passwords. */
+    signIn: SignIn;
+    /** The team's audit log. */
+    audit: AuditLog;
     /** Every durable job kind's handler; the jobs plugin runs them. */
     jobHandlers: JobHandlers;
   }
@@ -122,6 +137,11 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer; resolveHost
     app.decorate('subscriptionLists', new SubscriptionLists(app.storage));
     app.decorate('linkLists', new LinkLists(app.storage, orderLists));
     app.decorate('eventLists', new EventLists(app.storage));
+    const team = teamServices(app.storage, clock, masterKey, config.publicBaseUrl);
+    app.decorate('team', team.team);
+    app.decorate('teamSessions', team.sessions);
+    app.decorate('signIn', team.signIn);
+    app.decorate('audit', team.audit);
     app.decorate('jobHandlers', {
       ...deadlines.handlers(),
       ...webhooks.handlers(),
@@ -129,6 +149,7 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer; resolveHost
       ...subscriptions.handlers(),
       'maintenance.purge-idempotency-keys': async () => {
         await purgeExpiredIdempotencyKeys(app.storage, new Date(clock.now().getTime() - IDEMPOTENCY_WINDOW_MS));
+        await purgeFailures(app.storage, new Date(clock.now().getTime() - TEAM_LIMITS.failureWindowMs));
         return { outcome: 'again', at: new Date(clock.now().getTime() + 3_600_000) };
       },
     });

@@ -19,17 +19,27 @@ export function errorResponses(endpoint: Endpoint): Record<number, typeof errorE
   return Object.fromEntries(codes.map((code) => [ERROR_CODES[code], errorEnvelopeSchema]));
 }
 
+/** OpenAPI's security of an endpoint: an api-key, a team session, or either. */
+function securityOf(endpoint: Endpoint): Record<string, string[]>[] {
+  if (endpoint.auth === 'session') return [{ teamSession: [] }];
+  return endpoint.permission ? [{ apiKey: [] }, { teamSession: [] }] : [{ apiKey: [] }];
+}
+
 export function route<E extends Endpoint>(app: FastifyInstance, endpoint: E, handler: Handler<E>): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.route({
     method: endpoint.method,
     url: endpoint.path,
-    config: endpoint.auth === 'none' ? {} : { auth: endpoint.auth },
+    config: {
+      ...(endpoint.auth === 'none' ? {} : { auth: endpoint.auth }),
+      ...(endpoint.permission ? { permission: endpoint.permission } : {}),
+      ...(endpoint.stepUp ? { stepUp: endpoint.stepUp } : {}),
+    },
     schema: {
       summary: endpoint.summary,
       description: endpoint.description,
       tags: [...endpoint.tags],
-      ...(endpoint.auth === 'none' ? {} : { security: [{ apiKey: [] }] }),
+      ...(endpoint.auth === 'none' ? {} : { security: securityOf(endpoint) }),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
