@@ -6,10 +6,10 @@ import type { Permission, Role } from '../../shared/contract/permissions.ts';
  * (`shared/contract/`); the auth plugin checks it against this table on every call of a signed-in member.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
-  owner: ['orders.read', 'refunds.create', 'links.write', 'keys.rotate', 'webhooks.write', 'settings.write', 'team.manage', 'audit.read', 'security.manage'],
-  admin: ['orders.read', 'refunds.create', 'links.write', 'keys.rotate', 'webhooks.write', 'settings.write', 'team.manage', 'audit.read'],
+  owner: ['orders.read', 'customers.manage', 'refunds.create', 'links.write', 'keys.rotate', 'webhooks.write', 'settings.write', 'team.manage', 'audit.read', 'security.manage'],
+  admin: ['orders.read', 'customers.manage', 'refunds.create', 'links.write', 'keys.rotate', 'webhooks.write', 'settings.write', 'team.manage', 'audit.read'],
   developer: ['orders.read', 'links.write', 'keys.rotate', 'webhooks.write', 'audit.read'],
-  support: ['orders.read', 'refunds.create'],
+  support: ['orders.read', 'customers.manage', 'refunds.create'],
   viewer: ['orders.read'],
 };
 

@@ -177,6 +177,7 @@ export const getOrder = endpoint({
   method: 'GET',
   path: '/checkout/orders/:reference',
   auth: 'secret',
+  permission: 'orders.read',
   summary: 'One order and its timeline',
   description:
     'The order with its items, every attempt, its refunds and fees, and its `timeline`: every step (created, fee quoted, attempts, 3-D Secure, transfers, ' +
@@ -194,6 +195,7 @@ export const addOrderNote = endpoint({
   method: 'POST',
   path: '/checkout/orders/:reference/notes',
   auth: 'secret',
+  permission: 'customers.manage',
   summary: 'Add a note to an order',
   description: 'A note of 1 to 2000 characters on the order’s timeline (card-like numbers are masked before it is stored). Answers the note’s timeline entry.',
   tags: ['Operations'],

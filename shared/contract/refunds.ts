@@ -35,6 +35,7 @@ export const listRefunds = endpoint({
   method: 'GET',
   path: '/checkout/refunds',
   auth: 'secret',
+  permission: 'orders.read',
   summary: 'List refunds',
   description:
     'The refunds of this merchant and mode, newest first (by when they were requested), filtered by `state`, `order` reference, `currency` and `from`/`to`; ' +
@@ -49,6 +50,7 @@ export const exportRefunds = endpoint({
   method: 'GET',
   path: '/checkout/refunds/export',
   auth: 'secret',
+  permission: 'orders.read',
   summary: 'Export refunds as CSV',
   description:
     "Every refund the same filters select, as `text/csv`, streamed newest first. Columns, stable: see the README's \"Finding payments\" section.",

@@ -48,6 +48,7 @@ export const reportSummary = endpoint({
   method: 'GET',
   path: '/checkout/reports/summary',
   auth: 'secret',
+  permission: 'orders.read',
   summary: 'Collected, fees, refunds and conversion over a range',
   description:
     'Per UTC bucket (`interval` day, week from Monday, or month) and in total, per currency: collected, fees by bearer, refunds, net, orders, ' +
