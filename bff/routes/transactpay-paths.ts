@@ -12,6 +12,10 @@ const ALIASES: Readonly<Record<string, string>> = {
   '/payment/order/refund': '/checkout/order/refund',
   '/payment/order/event/track': '/checkout/order/event/track',
   '/payment/banks': '/checkout/banks',
+  '/payment/order/save-card': '/checkout/order/save-card',
+  '/payment/order/card/tokenized/pay': '/checkout/order/card/tokenized/pay',
+  '/payment/paymentlink/info': '/checkout/paymentlink/info',
+  '/payment/paymentlink/get-keys': '/checkout/paymentlink/get-keys',
 };
 
 /**

@@ -23,6 +23,8 @@ const ROUTES_BEFORE_THE_CONTRACT = new Set([
   'GET /checkout/subscriptions/cancel',
   // The TransactPay family's own status answer (issue 34): registered the classic way beside its /checkout twin.
   'POST /payment/order/status',
+  // The Dart package's four further calls (issue 34 item 7), classic routes beside their gateway siblings.
+  'PATCH /checkout/order/save-card', 'POST /checkout/order/card/tokenized/pay', 'GET /checkout/paymentlink/info', 'POST /checkout/paymentlink/get-keys',
 ]);
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');

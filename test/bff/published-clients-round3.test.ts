@@ -321,6 +321,70 @@ describe.each(drivers)("the gateway's mobile SDKs and WooCommerce plugin on %s",
     });
   });
 
+  describe("the Dart package's further calls (makeApiRequest: every body an encrypted map)", () => {
+    /** `http.Request` with a String body adds `charset=utf-8` to the Content-Type it was given. */
+    const dartCall = (method: InjectOptions['method'], url: string, map: string, apiKey: string) =>
+      inject(method, url, { 'content-type': 'application/json; charset=utf-8', 'api-key': apiKey }, JSON.stringify({ data: encryptLegacyWithFfPadding(keys.encryptionKey, map) }));
+
+    /** An order for a customer the merchant vouched for (a customer session), paid by card without saving it. */
+    async function vouchedOrderPaid(): Promise<{ reference: string; customer: CheckoutClient }> {
+      const customer = await client.asCustomer(`dart-${newReference()}`);
+      const reference = await customer.newOrder({ customer: { email: 'saver@example.test' } });
+      expect((await customer.payByCard(reference, '5555555555554444')).json().statusCode).toBe('00');
+      return { reference, customer };
+    }
+
+    it('saves the card that paid an order with PATCH /payment/order/save-card, for the merchant\'s vouched customer only', async () => {
+      const { reference, customer } = await vouchedOrderPaid();
+      // The package sends only the api-key: with the publishable key nobody vouches for the customer.
+      const refused = await dartCall('PATCH', '/payment/order/save-card', `{"reference":"${reference}"}`, keys.publishableKey);
+      expect(refused.statusCode).toBe(403);
+      const saved = await dartCall('PATCH', '/payment/order/save-card', `{"reference":"${reference}"}`, keys.secretKey);
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json()).toMatchObject({ status: 'success', statusCode: '00', data: { last4: '4444', first6: '555555', token: expect.any(String) } });
+      // The customer's next order lists it; an order without the customer session lists nothing.
+      const next = (await customer.createOrder({ customer: { firstname: 'Ada', lastname: 'Obi', email: 'saver@example.test', country: 'NG' }, order: { amount: 100, reference: newReference(), currency: 'NGN', description: 'Again' }, payment: { RedirectUrl: 'https://merchant.test/return' } })).json();
+      expect(next.data.savedCards.map((card: { token: string }) => card.token)).toEqual([saved.json().data.token]);
+      const stranger = (await client.createOrder({ customer: { firstname: 'Eve', lastname: 'Obi', email: 'saver@example.test', country: 'NG' }, order: { amount: 100, reference: newReference(), currency: 'NGN', description: 'Again' }, payment: { RedirectUrl: 'https://merchant.test/return' } })).json();
+      expect(stranger.data.savedCards).toEqual([]);
+    });
+
+    it('pays with a saved card by POST /payment/order/card/tokenized/pay, with the customer\'s session or the secret key only', async () => {
+      const { reference, customer } = await vouchedOrderPaid();
+      const token = (await dartCall('PATCH', '/payment/order/save-card', `{"reference":"${reference}"}`, keys.secretKey)).json().data.token;
+      const next = await customer.newOrder({ customer: { email: 'saver@example.test' } });
+      const refused = await dartCall('POST', '/payment/order/card/tokenized/pay', `{"reference":"${next}","token":"${token}","cvv":"123"}`, keys.publishableKey);
+      expect(refused.statusCode).toBe(403);
+      const paid = await dartCall('POST', '/payment/order/card/tokenized/pay', `{"reference":"${next}","token":"${token}","cvv":"123"}`, keys.secretKey);
+      expect(paid.statusCode).toBe(200);
+      expectWireShape(paid.json(), wire.PAY);
+      expect(paid.json()).toMatchObject({ statusCode: '00', data: { orderPayment: { statusId: 5, orderPaymentInstrument: 'Mastercard ****4444' } } });
+    });
+
+    it('reads a payment link by GET /payment/paymentlink/info with the reference in an encrypted GET body, for its own merchant only', async () => {
+      const link = (
+        await app.inject({ method: 'POST', url: '/checkout/links/create', headers: { 'api-key': keys.secretKey }, payload: { Name: 'Gala', Description: 'Dinner', PaymentType: 'SC', Currency: 'NGN', AuthOption: 'NOAUTH', Amount: '5000' } })
+      ).json().data.paymentLink;
+      const response = await dartCall('GET', '/payment/paymentlink/info', `{"reference":"${link.reference}"}`, keys.publishableKey);
+      expect(response.statusCode).toBe(200);
+      expectWireShape(response.json(), wire.CREATE_LINK);
+      expect(response.json().data.paymentLink).toMatchObject({ id: link.id, reference: link.reference, amount: 5000 });
+      const other = await createMerchant(app);
+      const elsewhere = await inject('GET', `/payment/paymentlink/info?reference=${encodeURIComponent(link.reference)}`, { 'api-key': other.publishableKey }, '');
+      expect(elsewhere.statusCode).toBe(404);
+    });
+
+    it('fetches the public encryption keys by POST /payment/paymentlink/get-keys, and never an api-key', async () => {
+      const response = await dartCall('POST', '/payment/paymentlink/get-keys', '{}', keys.publishableKey);
+      expect(response.statusCode).toBe(200);
+      const { data } = response.json();
+      expect(data.encryptionKey).toBe(keys.encryptionKey);
+      expect(data.keys.length).toBeGreaterThan(0);
+      expect(response.body).not.toContain(keys.publishableKey);
+      expect(response.body).not.toContain(keys.secretKey);
+    });
+  });
+
   describe('the ePayClub family keeps its answers', () => {
     it('answers status in the snake-case shape at /checkout/order/status, offers bank-transfer and lists no customization as []', async () => {
       const reference = newReference();
