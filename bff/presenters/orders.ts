@@ -13,7 +13,7 @@ import type { Merchant } from '../domain/merchant.ts';
 import type { CreatedOrder } from '../services/orders.ts';
 import { paymentOptionsFor } from '../services/orders.ts';
 import { toSubsidiary } from '../services/links.ts';
-import type { PathFamily } from '../routes/transactpay-paths.ts';
+import type { PathFamily } from './path-family.ts';
 import type { Order, Payment } from '../domain/order.ts';
 import { isFinal, STATUS_NAMES } from '../domain/lifecycle.ts';
 import type { Refund } from '../domain/refunds.ts';

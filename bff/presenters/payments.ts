@@ -4,7 +4,7 @@ import type { PayOrderData, PayOrderResponse } from '../../shared/payments.ts';
 import { formatTimestamp } from '../../shared/timestamps.ts';
 import { RESPONSE_MESSAGES } from '../domain/lifecycle.ts';
 import type { Order, Payment } from '../domain/order.ts';
-import type { PathFamily } from '../routes/transactpay-paths.ts';
+import type { PathFamily } from './path-family.ts';
 import { presentOrderPayment } from './orders.ts';
 
 /** The code of the bank an account was opened at, from the bank list the API serves; '' for a bank not in it. */

@@ -22,7 +22,9 @@ const ALIASES: Readonly<Record<string, string>> = {
  * Which family of paths a request came in by. The aliases share a route; the few answers the TransactPay clients
  * read differently (the payment option codes, a redirect address that is never null) ask this.
  */
-export type PathFamily = 'checkout' | 'transactpay';
+import type { PathFamily } from '../presenters/path-family.ts';
+
+export type { PathFamily };
 
 export function pathFamily(request: { originalUrl: string }): PathFamily {
   return request.originalUrl.startsWith('/payment/') ? 'transactpay' : 'checkout';

@@ -16,7 +16,6 @@ import { LEGACY_KEY_ALGORITHM } from '../crypto/legacy-rsa.ts';
 import { invalid, notFound } from '../errors.ts';
 import { callerOf } from '../plugins/auth.ts';
 import { presentPayAnswer } from '../presenters/payments.ts';
-import { findLinkByReference } from '../repositories/links.ts';
 import { toSubsidiary } from '../services/links.ts';
 import { pathFamily } from './transactpay-paths.ts';
 
@@ -121,7 +120,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         (request as { body: unknown }).body = await readGetBody(request);
         ({ reference } = await request.decryptPayload(paymentLinkInfoPlainSchema));
       }
-      const link = await findLinkByReference(app.storage, reference);
+      const link = await app.links.findByReference(reference);
       if (!link || link.merchantId !== caller.merchant.id || link.mode !== caller.mode) throw notFound('No payment link with this reference exists for this merchant.');
       return {
         status: 'success' as const,
