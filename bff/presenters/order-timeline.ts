@@ -1,6 +1,8 @@
 import type { OrderDetail, TimelineEntry } from '../../shared/contract/order-detail.ts';
 import { toMinorUnits } from '../../shared/money.ts';
 import { feeRulesSchema, findRule } from '../domain/fees.ts';
+import type { Payment } from '../domain/order.ts';
+import { refundSources, type Refund } from '../domain/refunds.ts';
 import type { AttemptRow, NoteRow, RefundRow } from '../repositories/order-detail.ts';
 import type { OrderRecord } from '../services/order-details.ts';
 import { decimal, feeBearer, presentOrderSummary } from './operations.ts';
@@ -232,5 +234,27 @@ function refundRequested(at: string, refund: RefundRow | undefined, refundRefere
   return {
     at, actor: 'merchant_server', type: 'refund_requested', refundReference, paymentReference: refund?.payment_reference ?? paymentReference,
     amountMinor, amount: decimal(amountMinor, currency), currency, reason: refund?.reason ?? null,
+  };
+}
+
+/** The dashboard's refund answer: the refund as the order's detail lists it, and what is left to refund. */
+export function presentOrderRefund(refund: Refund, payments: readonly Payment[], refunds: readonly Refund[]) {
+  const { currency } = refund;
+  const refundableMinor = refundSources(payments, refunds).reduce((total, source) => total + source.remainingMinor, 0);
+  return {
+    refund: {
+      reference: refund.reference,
+      paymentReference: refund.paymentReference,
+      state: refund.state,
+      amountMinor: refund.amountMinor,
+      amount: decimal(refund.amountMinor, currency),
+      currency,
+      reason: refund.reason,
+      responseCode: refund.responseCode,
+      responseMessage: refund.responseMessage,
+      createdAt: refund.createdAt.toISOString(),
+      completedAt: iso(refund.completedAt),
+    },
+    refundable: { amountMinor: refundableMinor, amount: decimal(refundableMinor, currency), currency },
   };
 }
