@@ -31,9 +31,15 @@ export function presentOrderDetail(record: OrderRecord): OrderDetail {
       return { name: text(fields.name) ?? '', amountMinor, amount: decimal(amountMinor, currency) };
     });
   })();
+  // The refund service's own rule (`domain/refunds.ts`) on the rows read here.
+  const refundableMinor = refundSources(
+    record.attempts.map((row) => ({ id: row.id, statusId: row.status_id, option: row.payment_option, receivedMinor: row.received_minor, totalMinor: row.total_minor, reason: row.reason }) as Payment),
+    record.refunds.map((row) => ({ paymentId: row.payment_id, state: row.state, amountMinor: row.amount_minor }) as Refund),
+  ).reduce((total, source) => total + source.remainingMinor, 0);
   return {
     ...presentOrderSummary(record.summary),
     items,
+    refundable: { amountMinor: refundableMinor, amount: decimal(refundableMinor, currency), currency },
     attempts: record.attempts.map((attempt) => ({
       reference: attempt.reference,
       method: method(attempt.payment_option),

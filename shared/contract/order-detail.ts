@@ -167,6 +167,9 @@ export const orderDetailSchema = orderSummarySchema
       .meta({ description: 'The line items the order was created with (one `Summary` line when it gave none).' }),
     attempts: z.array(attemptSchema).meta({ description: 'Every attempt, oldest first, each with the fee it was quoted.' }),
     refunds: z.array(orderRefundSchema),
+    refundable: z
+      .object({ ...moneySchema.shape })
+      .meta({ description: 'What may still be refunded: what the attempts took less the refunds that succeeded or are being confirmed.' }),
   })
   .meta({ id: 'OrderDetail' });
 export type OrderDetail = z.input<typeof orderDetailSchema>;
