@@ -132,7 +132,7 @@ export class DashPayment extends DashElement {
     const money = (minor: number) => this.localizer.moneyMinor(minor, order.currency);
     return html`<section class="panel" aria-labelledby="attempts-title">
       <h2 id="attempts-title">${this.t('attempts.title')}</h2>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex="0" role="group" aria-labelledby="attempts-title">
         <table>
           <thead>
             <tr>
