@@ -13,6 +13,10 @@ export const styles = [
       display: grid;
       gap: 1rem;
     }
+    h2,
+    p {
+      margin: 0;
+    }
     ol {
       margin: 0;
       padding-inline-start: 1.25rem;

@@ -116,7 +116,7 @@ export class DashPayment extends DashElement {
         ${row(this.t('payment.origin'), this.t(`origin.${order.origin}`))}
         ${row(this.t('payments.method'), payment ? (payment.method === 'card' && payment.cardLast4 ? this.t('payments.cardEnding', { brand: payment.cardBrand ?? this.t('method.card'), last4: payment.cardLast4 }) : this.t(`method.${payment.method}`)) : this.t('method.none'))}
         ${payment?.transferAccount ? row(this.t('payment.transferAccount'), `${payment.transferAccount}${payment.transferBank ? ` · ${payment.transferBank}` : ''}`) : nothing}
-        ${payment ? row(this.t('payment.received'), this.localizer.moneyMinor(payment.receivedMinor, order.currency)) : nothing}
+        ${payment?.method === 'bank_transfer' ? row(this.t('payment.received'), this.localizer.moneyMinor(payment.receivedMinor, order.currency)) : nothing}
         ${payment ? row(this.t('payment.fee'), `${this.localizer.moneyMinor(payment.feeMinor, order.currency)} (${this.t(`payment.feeBearer.${payment.feeBearer}`)})`) : nothing}
         ${order.refunds.length ? row(this.t('payment.refunded'), this.localizer.moneyMinor(refunded, order.currency)) : nothing}
         ${pending > 0 ? row(this.t('payment.refundPending'), this.localizer.moneyMinor(pending, order.currency)) : nothing}
