@@ -25,5 +25,6 @@ export const AUDIT_ACTIONS = [
   'passkey_removed',
   'two_factor_requirement_changed',
   'keys_rotated',
+  'refund_created',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

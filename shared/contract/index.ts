@@ -20,7 +20,7 @@ export const contract = {
   subscriptions: { list: subscriptions.listSubscriptions, export: subscriptions.exportSubscriptions },
   paymentLinks: { list: links.listPaymentLinks, get: links.getPaymentLink, orders: links.listPaymentLinkOrders },
   events: { list: events.listEvents },
-  orderDetail: { get: orderDetail.getOrder, addNote: orderDetail.addOrderNote },
+  orderDetail: { get: orderDetail.getOrder, addNote: orderDetail.addOrderNote, refund: orderDetail.refundOrder },
   refunds: { list: refunds.listRefunds, export: refunds.exportRefunds },
   reports: { summary: reports.reportSummary },
   keys: { rotate: team.rotateKeys },

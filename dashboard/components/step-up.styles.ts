@@ -1,0 +1,35 @@
+import { css } from 'lit';
+import { controls, tokens } from '../styles/shared.styles.ts';
+
+export const styles = [
+  tokens,
+  controls,
+  css`
+    :host {
+      display: block;
+    }
+    form {
+      display: grid;
+      gap: 0.75rem;
+      padding: 1rem;
+      border: 1px solid var(--_divider);
+      border-radius: var(--_radius);
+    }
+    h3 {
+      margin: 0;
+      font-size: 1rem;
+    }
+    p {
+      margin: 0;
+    }
+    .alert-region:empty {
+      display: none;
+    }
+    .actions {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.5rem 1rem;
+      align-items: center;
+    }
+  `,
+];
