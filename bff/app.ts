@@ -118,7 +118,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   for (const routes of [orderListRoutes, orderDetailRoutes, refundListRoutes, reportRoutes, customerListRoutes, subscriptionListRoutes, linkListRoutes, eventListRoutes, teamRoutes, teamAccountRoutes, teamMemberRoutes]) await fastify.register(routes);
   await fastify.register(sandboxIssuerRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
-  await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });
+  await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl, demoPage: config.demoPage });
   await fastify.register(subscriptionPageRoutes);
   await fastify.register(jobs, config.jobs);
   if (testClock) await fastify.register(testClockRoutes, { clock: testClock });

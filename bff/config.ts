@@ -89,6 +89,9 @@ const environmentSchema = z.object({
   KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(600).default(5),
   // Test mode only: the app's clock can be moved forward over HTTP (`POST /checkout/sandbox/clock`), for end-to-end tests.
   CHECKOUT_TEST_CLOCK: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+  // The demo merchant page (/demo/), a development aid that shows the sandbox merchant's publishable key: on by
+  // default except in production, where it is served only when the operator asks for it.
+  CHECKOUT_DEMO_PAGE: z.enum(['0', '1'], { message: 'must be 0 or 1' }).optional(),
   // Server processes `npm start` runs (node:cluster); PGlite is opened by one process, so it always runs one.
   WORKERS: z.coerce.number().int().min(1).max(256).optional(),
   // Prometheus metrics on a port of their own (operators only), off unless set.
@@ -149,6 +152,8 @@ export type Config = {
   http: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number };
   /** NODE_ENV=test only: the clock runs ahead by what `POST /checkout/sandbox/clock` adds (end-to-end tests). */
   testClock: boolean;
+  /** Whether /demo/ is served (CHECKOUT_DEMO_PAGE; by default everywhere but production). */
+  demoPage: boolean;
   /**
    * Server processes to run: on PostgreSQL `WORKERS`, else one per core; on PGlite one, which a single process opens;
    * `requested` is what the operator set, if anything.
@@ -249,6 +254,7 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       keepAliveTimeoutMs: values.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
     testClock: values.CHECKOUT_TEST_CLOCK === '1',
+    demoPage: (values.CHECKOUT_DEMO_PAGE ?? (values.NODE_ENV === 'production' ? '0' : '1')) === '1',
     workers: { count: processes, requested: values.WORKERS },
     metrics: values.METRICS_PORT === undefined ? undefined : { host: values.METRICS_HOST, port: values.METRICS_PORT },
   };

@@ -235,7 +235,7 @@ function banner(config: Config, sandbox: IssuedKeys | undefined, extra: string[]
     '',
     `Checkout is listening on ${config.publicBaseUrl} (bound to ${config.host}:${config.port})`,
     `  storage: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`}`,
-    `  demo merchant page: ${config.publicBaseUrl}/demo/`,
+    ...(config.demoPage ? [`  demo merchant page: ${config.publicBaseUrl}/demo/`] : []),
     ...extra,
     `  API docs: ${config.publicBaseUrl}/docs`,
   ];

@@ -94,7 +94,7 @@ function parseAmount(text: string, locale: PageLocale): number | undefined {
 const orderDescription = (description: string) => (description.length <= 500 ? description : `${description.slice(0, 499)}…`);
 
 /** Pages for people: the payment-link page a customer opens, and the hosted pages' stylesheet. */
-const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { publicBaseUrl }) => {
+const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string; demoPage: boolean }> = async (app, { publicBaseUrl, demoPage }) => {
   app.get('/assets/pages.css', { schema: { hide: true } }, async (request, reply) => pagesCss(request, reply));
   app.get('/assets/pages.js', { schema: { hide: true } }, async (request, reply) => pagesJs(request, reply));
   // The icon every page names (`<link rel="icon">`), also where browsers look for one by default.
@@ -104,8 +104,10 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string }> = async (app, { p
     );
   }
 
-  app.get('/demo', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/demo/', 301));
-  app.get(
+  // The demo merchant page publishes the sandbox merchant's test key and makes orders on it: a development aid,
+  // off in production unless the operator asks for it (CHECKOUT_DEMO_PAGE=1).
+  if (demoPage) app.get('/demo', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/demo/', 301));
+  if (demoPage) app.get(
     '/demo/',
     { schema: { summary: 'Demo merchant page wired to the sandbox merchant (HTML)', tags: ['Pages'] } },
     async (_request, reply) => {

@@ -3,11 +3,15 @@
  * a year of them, one every few seconds, with the mix a Nigerian merchant sees (nine in ten NGN, a third paid by
  * transfer, most paid, some declined, expired, reversed, under- and overpaid, one in twenty never tried). Each
  * order has its own customer row as the checkout writes them, with e-mails and phones that repeat (returning
- * customers), and one attempt (or none). Written with set-based SQL, then analysed.
+ * customers), and one attempt (or none). Written with set-based SQL, each order then summarised by the same
+ * function the triggers call (migration 015), then analysed.
  */
 export function seedSql(count: number, merchants: [number, number]): string {
   const [first, second] = merchants;
   return `
+-- The summaries are written once per order at the end (the function the triggers call), not once per inserted row.
+ALTER TABLE orders DISABLE TRIGGER orders_summarised;
+ALTER TABLE order_payments DISABLE TRIGGER order_payments_summarised;
 INSERT INTO customers (id, merchant_id, mode, email, first_name, last_name, mobile, country, created_at)
 SELECT g, CASE WHEN g % 2 = 0 THEN ${first} ELSE ${second} END, 'test',
        CASE WHEN g % 7 = 0 THEN NULL ELSE 'customer' || (g % 40000) || '@example.test' END,
@@ -44,6 +48,9 @@ SELECT o.id, 'PAY' || lpad(o.id::text, 12, '0'), method, o.status_id,
   FROM (SELECT o.*, CASE WHEN o.id % 3 = 0 OR o.id % 20 IN (14, 16, 17, 18) THEN 'bank-transfer' ELSE 'C' END AS method
           FROM orders o WHERE o.id % 20 <> 19 AND o.currency = 'NGN' OR (o.currency = 'USD' AND o.id % 20 <> 19)) AS o
  WHERE o.currency = 'NGN' OR o.method = 'C';
-ANALYZE customers; ANALYZE orders; ANALYZE order_payments;
+DO $do$ BEGIN PERFORM checkout_summarise_order(id) FROM orders; END $do$;
+ALTER TABLE orders ENABLE TRIGGER orders_summarised;
+ALTER TABLE order_payments ENABLE TRIGGER order_payments_summarised;
+ANALYZE customers; ANALYZE orders; ANALYZE order_payments; ANALYZE order_summaries;
 `;
 }
