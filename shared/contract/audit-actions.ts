@@ -25,5 +25,15 @@ export const AUDIT_ACTIONS = [
   'passkey_removed',
   'two_factor_requirement_changed',
   'keys_rotated',
+  // The dashboard's operations screens (issue 32 items 5 to 8): webhooks, settings, subscriptions.
+  'webhook_endpoint_created',
+  'webhook_endpoint_changed',
+  'webhook_endpoint_enabled',
+  'webhook_endpoint_disabled',
+  'webhook_endpoint_deleted',
+  'webhook_secret_rotated',
+  'settings_changed',
+  'allowed_origins_changed',
+  'subscription_cancelled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

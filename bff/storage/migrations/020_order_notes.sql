@@ -14,7 +14,8 @@ CREATE INDEX order_notes_order ON order_notes (order_id, id);
 
 -- The timeline finds an order's merchant events, and each event's deliveries.
 CREATE INDEX domain_events_order ON domain_events (order_id) WHERE order_id IS NOT NULL;
-CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
+-- Migration 016 made it already: kept for databases that somehow lack it, without failing where it exists.
+CREATE INDEX IF NOT EXISTS webhook_deliveries_event ON webhook_deliveries (event_id);
 
 -- Reports: successful attempts by when they were confirmed.
 CREATE INDEX order_payments_confirmed ON order_payments (confirmed_at) WHERE status_id = 5;
