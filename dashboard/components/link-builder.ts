@@ -37,6 +37,9 @@ type Values = {
   limit: string; frequency: string; payments: string; background: string; website: string; auth: 'AUTH' | 'NOAUTH';
 };
 
+/** The form's fields in the order they appear: the first with an error is focused. */
+const FIELD_ORDER: readonly (keyof Values)[] = ['name', 'description', 'amount', 'limit', 'payments', 'background', 'website'];
+
 const FIELD_OF: Record<string, keyof Values> = {
   Name: 'name', Description: 'description', Amount: 'amount', Limit: 'limit', FrequencyId: 'frequency', NumberOfPayments: 'payments', BackgroundImage: 'background', Website: 'website',
 };
@@ -116,7 +119,7 @@ export class DashLinkBuilder extends DashElement {
       }
     }
     this.errors = errors;
-    const first = Object.keys(errors)[0];
+    const first = FIELD_ORDER.find((field) => errors[field]);
     if (first) {
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[name=${first}]`)?.focus());
       return;

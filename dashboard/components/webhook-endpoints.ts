@@ -143,7 +143,7 @@ export class DashWebhookEndpoints extends OperationsScreen {
 
   #deliveryLog(): TemplateResult {
     return html`<div>
-      <label class="check"><input type="checkbox" .checked=${this.failedOnly} @change=${(event: Event) => (this.failedOnly = (event.target as HTMLInputElement).checked)} /> ${this.t('hooks.failedOnly')}</label>
+      <label class="check"><input id="failed-only" type="checkbox" .checked=${this.failedOnly} @change=${(event: Event) => (this.failedOnly = (event.target as HTMLInputElement).checked)} /> ${this.t('hooks.failedOnly')}</label>
       ${this.#deliveries.render({
         initial: () => this.loading(),
         pending: () => this.loading(),

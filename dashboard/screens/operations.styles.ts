@@ -87,13 +87,12 @@ export const operationsStyles = [
       font-size: 0.8125rem;
       font-weight: 600;
     }
+    /* The word says the state; the coloured edge only echoes it (the text keeps the body's contrast). */
     .badge.on {
-      color: var(--_success);
-      border-color: currentColor;
+      border: 2px solid var(--_success);
     }
     .badge.off {
-      color: var(--_danger);
-      border-color: currentColor;
+      border: 2px solid var(--_danger);
     }
     .danger {
       color: var(--_danger);

@@ -127,7 +127,7 @@ describe('the payment links, subscriptions, customers, developers, settings, tea
     [...endpoint.querySelectorAll('button')].find((button) => button.textContent?.trim() === 'Deliveries')!.click();
     await waitFor(() => hooks.querySelector('[data-delivery]'), 'the deliveries');
     expect(textOf(hooks)).to.include('HTTP 500').and.include('No answer within 10 seconds.').and.include('"type":"order.successful"');
-    hooks.querySelector<HTMLInputElement>('input[type=checkbox]:not([name])')!.click();
+    hooks.querySelector<HTMLInputElement>('#failed-only')!.click();
     await waitFor(() => api.last.searchParams.get('status') === 'failed', 'the failed-only query');
     await waitFor(() => hooks.querySelectorAll('[data-delivery]').length === 1, 'one failed delivery');
     [...endpoint.querySelectorAll('button')].find((button) => button.textContent?.includes('Rotate the secret'))!.click();
