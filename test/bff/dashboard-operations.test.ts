@@ -180,7 +180,7 @@ describe.each(drivers)('the dashboard operations endpoints on %s', (driver) => {
       const origins = await owner.call('PUT', '/checkout/settings/allowed-origins', { origins: ['https://shop.acme.test/', 'https://shop.acme.test'] });
       expect(origins.json().data.allowedOrigins).toEqual(['https://shop.acme.test']);
       expect((await withKey('PUT', '/checkout/settings/allowed-origins', { origins: ['http://[::1]:8080'] })).statusCode).toBe(400);
-      expect((await withKey('GET', '/checkout/settings', undefined, other.secretKey)).json().data.allowedOrigins).toEqual([]);
+      expect((await withKey('GET', '/checkout/settings', undefined, other.secretKey)).json().data.allowedOrigins).not.toContain('https://shop.acme.test');
     });
 
     it('refuses a support member and a change without a fresh second factor', async () => {
