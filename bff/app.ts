@@ -33,6 +33,7 @@ import resultRoutes from './routes/result.ts';
 import customerRoutes from './routes/customers.ts';
 import orderRoutes from './routes/orders.ts';
 import paymentRoutes from './routes/payments.ts';
+import transactPayRoutes from './routes/transactpay.ts';
 import refundRoutes from './routes/refunds.ts';
 import sandboxRoutes from './routes/sandbox.ts';
 import settingsRoutes from './routes/settings.ts';
@@ -111,7 +112,7 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   // send) objects of different shapes, and V8 drops their optimized code each time the traffic moves from one
   // endpoint to another (docs/decisions.md, "One request and reply shape for the API"). The routes that read HTML
   // forms keep contexts of their own: their body parsers are theirs alone.
-  for (const routes of [healthRoutes, frequencyRoutes, bankRoutes, linkRoutes, subscriptionRoutes, keyRoutes, orderRoutes, customerRoutes, paymentRoutes, refundRoutes, sandboxRoutes, resultRoutes]) {
+  for (const routes of [healthRoutes, frequencyRoutes, bankRoutes, linkRoutes, subscriptionRoutes, keyRoutes, orderRoutes, customerRoutes, paymentRoutes, transactPayRoutes, refundRoutes, sandboxRoutes, resultRoutes]) {
     await fastify.register(fp(routes));
   }
   // The operations API, registered from its contract (shared/contract/): each module is a plugin of its own name.

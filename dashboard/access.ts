@@ -3,8 +3,7 @@ import type { Me } from './api/session.ts';
 
 /**
  * What the signed-in member may do: the `permissions` of its `GET /checkout/team/me` answer. The screens and the
- * navigation hide what a role may not do (the server refuses it anyway). `Me` gains `permissions` when the session
- * is wired to the team endpoints (api/session.ts); until then a member without the list is shown nothing extra.
+ * navigation hide what a role may not do (the server refuses it anyway). `Me` (api/session.ts) carries them.
  */
 export type WithPermissions = { permissions?: readonly Permission[] };
 

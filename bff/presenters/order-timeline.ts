@@ -1,6 +1,8 @@
 import type { OrderDetail, TimelineEntry } from '../../shared/contract/order-detail.ts';
 import { toMinorUnits } from '../../shared/money.ts';
 import { feeRulesSchema, findRule } from '../domain/fees.ts';
+import type { Payment } from '../domain/order.ts';
+import { refundSources, type Refund } from '../domain/refunds.ts';
 import type { AttemptRow, NoteRow, RefundRow } from '../repositories/order-detail.ts';
 import type { OrderRecord } from '../services/order-details.ts';
 import { decimal, feeBearer, presentOrderSummary } from './operations.ts';
@@ -29,9 +31,15 @@ export function presentOrderDetail(record: OrderRecord): OrderDetail {
       return { name: text(fields.name) ?? '', amountMinor, amount: decimal(amountMinor, currency) };
     });
   })();
+  // The refund service's own rule (`domain/refunds.ts`) on the rows read here.
+  const refundableMinor = refundSources(
+    record.attempts.map((row) => ({ id: row.id, statusId: row.status_id, option: row.payment_option, receivedMinor: row.received_minor, totalMinor: row.total_minor, reason: row.reason }) as Payment),
+    record.refunds.map((row) => ({ paymentId: row.payment_id, state: row.state, amountMinor: row.amount_minor }) as Refund),
+  ).reduce((total, source) => total + source.remainingMinor, 0);
   return {
     ...presentOrderSummary(record.summary),
     items,
+    refundable: { amountMinor: refundableMinor, amount: decimal(refundableMinor, currency), currency },
     attempts: record.attempts.map((attempt) => ({
       reference: attempt.reference,
       method: method(attempt.payment_option),
@@ -232,5 +240,27 @@ function refundRequested(at: string, refund: RefundRow | undefined, refundRefere
   return {
     at, actor: 'merchant_server', type: 'refund_requested', refundReference, paymentReference: refund?.payment_reference ?? paymentReference,
     amountMinor, amount: decimal(amountMinor, currency), currency, reason: refund?.reason ?? null,
+  };
+}
+
+/** The dashboard's refund answer: the refund as the order's detail lists it, and what is left to refund. */
+export function presentOrderRefund(refund: Refund, payments: readonly Payment[], refunds: readonly Refund[]) {
+  const { currency } = refund;
+  const refundableMinor = refundSources(payments, refunds).reduce((total, source) => total + source.remainingMinor, 0);
+  return {
+    refund: {
+      reference: refund.reference,
+      paymentReference: refund.paymentReference,
+      state: refund.state,
+      amountMinor: refund.amountMinor,
+      amount: decimal(refund.amountMinor, currency),
+      currency,
+      reason: refund.reason,
+      responseCode: refund.responseCode,
+      responseMessage: refund.responseMessage,
+      createdAt: refund.createdAt.toISOString(),
+      completedAt: iso(refund.completedAt),
+    },
+    refundable: { amountMinor: refundableMinor, amount: decimal(refundableMinor, currency), currency },
   };
 }

@@ -163,3 +163,15 @@ export async function findFirstTestPublishableKey(db: Queryable): Promise<string
   );
   return row?.publishable_key;
 }
+
+/** The setup checklist's facts for a merchant in a mode (the dashboard's Home), in one statement. */
+export async function setupFacts(db: Queryable, merchantId: number, mode: Mode): Promise<{ apiKeys: boolean; webhook: boolean; firstTestPayment: boolean }> {
+  const [row] = await db.query<{ api_keys: boolean; webhook: boolean; first_test_payment: boolean }>(
+    `SELECT
+       EXISTS (SELECT 1 FROM api_keys WHERE merchant_id = $1 AND mode = $2 AND revoked_at IS NULL) AS api_keys,
+       EXISTS (SELECT 1 FROM webhook_endpoints WHERE merchant_id = $1 AND mode = $2 AND disabled_at IS NULL) AS webhook,
+       EXISTS (SELECT 1 FROM orders WHERE merchant_id = $1 AND mode = 'test' AND status_id IN (5, 6)) AS first_test_payment`,
+    [merchantId, mode],
+  );
+  return { apiKeys: row!.api_keys, webhook: row!.webhook, firstTestPayment: row!.first_test_payment };
+}

@@ -232,7 +232,8 @@ export class OrderService {
 function chooseOrder(caller: Caller, reference: string, found: Order[]): Order {
   const server = found.find((order) => order.createdBy === 'server');
   const browser = found.find((order) => order.createdBy === 'browser');
-  if (caller.kind === 'secret') {
+  // A signed-in member reads and refunds as the merchant's server does.
+  if (caller.kind === 'secret' || caller.kind === 'member') {
     const order = server ?? browser;
     if (!order) throw notFound(`No order with reference ${reference} exists for this merchant.`);
     return order;

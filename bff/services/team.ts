@@ -4,7 +4,7 @@ import { TEAM_LIMITS, type SignedInMember, type TeamUser } from '../domain/team.
 import { randomToken, tokenDigest } from '../crypto/team-secrets.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import * as users from '../repositories/team-users.ts';
-import { findMerchant } from '../repositories/merchants.ts';
+import { findMerchant, setupFacts } from '../repositories/merchants.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 import type { SecondFactors } from './second-factors.ts';
@@ -115,11 +115,13 @@ export class TeamService {
   /** What `GET /checkout/team/me` shows. */
   async profile(member: SignedInMember) {
     const { user } = member;
-    const [required, passkeys, backupCodesLeft] = await Promise.all([
+    const [required, passkeys, backupCodesLeft, facts] = await Promise.all([
       users.requiresTwoFactor(this.storage, user.merchantId),
       this.factors.passkeys(user),
       this.factors.backupCodesLeft(user),
+      setupFacts(this.storage, user.merchantId, member.mode),
     ]);
+    const { merchant } = member;
     return {
       user,
       merchant: member.merchant,
@@ -128,6 +130,7 @@ export class TeamService {
       csrfToken: member.csrfToken,
       twoFactor: { required, totp: user.hasTotp, passkeys, backupCodesLeft },
       stepUpUntil: this.sessions.stepUpUntil(member.session),
+      setup: { ...facts, allowedOrigin: merchant.allowedOrigins.length > 0, logo: merchant.logoUrl !== null },
     };
   }
 

@@ -14,6 +14,8 @@ import { pathOf, type Endpoint } from '../../shared/contract/endpoint.ts';
 
 /** The header the CSRF token travels in (the token comes from the session's "me" answer: api/session.ts). */
 export const CSRF_HEADER = 'x-csrf-token';
+/** The header that says which data a call is about, test or live (the shell's switch). */
+export const MODE_HEADER = 'checkout-mode';
 
 /** What a caller gives for an endpoint: its path parameters, query and body, as the schemas accept them. */
 export type CallInput<E extends Endpoint> = {
@@ -43,6 +45,8 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
   /** The session's current CSRF token, read at each call (it changes when the session does). */
   csrfToken?: () => string | undefined;
+  /** The mode every call is about (`checkout-mode`); the server's default (test) without one. */
+  mode?: () => 'test' | 'live' | undefined;
   /** Called on a 401 before the call fails. */
   onUnauthorized?: () => void;
 }
@@ -77,6 +81,8 @@ export class ApiClient {
 
   async call<E extends Endpoint>(endpoint: E, input: CallInput<E> = {}): Promise<DataOf<E>> {
     const headers: Record<string, string> = { accept: 'application/json' };
+    const mode = this.#options.mode?.();
+    if (mode) headers[MODE_HEADER] = mode;
     if (endpoint.method !== 'GET') {
       const token = this.#options.csrfToken?.();
       if (token) headers[CSRF_HEADER] = token;

@@ -2,8 +2,8 @@ import { provide } from '@lit/context';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { ApiClient } from '../api/client.ts';
-import { notConnectedReports, type ReportsSource } from '../api/reports.ts';
-import { notConnectedSession, type Me, type Mode, type SessionApi } from '../api/session.ts';
+import { connectedReports, type ReportsSource } from '../api/reports.ts';
+import { connectedSession, SessionState, type Me, type Mode, type SessionApi } from '../api/session.ts';
 import { AnnounceEvent } from '../base.ts';
 import { apiContext, localizerContext, meContext, reportsContext, sessionContext } from '../context.ts';
 import { browserLocale, LANGUAGES, languageOf, localeFor, Localizer, type Language, type MessageKey } from '../i18n/localizer.ts';
@@ -13,7 +13,6 @@ import { SignedInEvent, type ModeChangeEvent } from './events.ts';
 import './mode-switch.ts';
 import type { Permission } from '../../shared/contract/permissions.ts';
 import { allows } from '../access.ts';
-import { CsrfTokenEvent } from './csrf-event.ts';
 
 export type Theme = 'system' | 'light' | 'dark';
 const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
@@ -59,18 +58,26 @@ function store(key: string, value: string): void {
 export class DashApp extends LitElement {
   static override styles = styles;
 
-  /** The team-accounts backend (api/session.ts); set before the element connects. */
-  @provide({ context: sessionContext })
-  @property({ attribute: false })
-  session: SessionApi = notConnectedSession;
-
-  @provide({ context: reportsContext })
-  @property({ attribute: false })
-  reports: ReportsSource = notConnectedReports;
+  /** The CSRF token and mode every call carries. */
+  readonly #state = new SessionState();
 
   @provide({ context: apiContext })
   @property({ attribute: false })
-  api: ApiClient = new ApiClient({ csrfToken: () => this.me?.csrfToken, onUnauthorized: () => this.#sessionEnded() });
+  api: ApiClient = new ApiClient({
+    csrfToken: () => this.#state.csrfToken ?? this.me?.csrfToken,
+    mode: () => this.#state.mode,
+    onUnauthorized: () => this.#sessionEnded(),
+  });
+
+  /** The team-accounts backend (api/session.ts); a stand-in may be set before the element connects (tests). */
+  @provide({ context: sessionContext })
+  @property({ attribute: false })
+  session: SessionApi = connectedSession(this.api, this.#state);
+
+  /** Home's figures (api/reports.ts). */
+  @provide({ context: reportsContext })
+  @property({ attribute: false })
+  reports: ReportsSource = connectedReports(this.api);
 
   @provide({ context: meContext })
   @state()
@@ -102,7 +109,6 @@ export class DashApp extends LitElement {
     this.addEventListener(AnnounceEvent.eventName, (event) => this.#announce(event.message));
     this.addEventListener(SignedInEvent.eventName, (event) => this.#signedIn(event.me, event.next));
     // A step-up opened a new session id with a new CSRF token (components/step-up.ts).
-    this.addEventListener(CsrfTokenEvent.eventName, (event) => (this.me = this.me && { ...this.me, csrfToken: event.csrfToken }));
     void this.#start();
   }
 
@@ -116,6 +122,7 @@ export class DashApp extends LitElement {
     await this.#setLanguage(LANGUAGES.includes(language) ? language : 'en');
     this.#applyTheme();
     this.me = (await this.session.me().catch(() => null)) ?? undefined;
+    if (this.me) this.#state.adopt(this.me);
     this.checked = true;
     this.#go(parseRoute(location.hash));
   }
@@ -158,6 +165,7 @@ export class DashApp extends LitElement {
   }
 
   #signedIn(me: Me, next: string | undefined): void {
+    this.#state.adopt(me);
     this.me = me;
     this.expired = false;
     location.hash = next ?? hrefOf.home;
@@ -180,6 +188,7 @@ export class DashApp extends LitElement {
     this.switchingMode = true;
     try {
       this.me = await this.session.switchMode(mode);
+      this.#state.adopt(this.me);
       this.#announce(this.localizer.t(mode === 'test' ? 'mode.switched.test' : 'mode.switched.live'));
     } catch {
       this.#announce(this.localizer.t('mode.failed'));
@@ -190,6 +199,7 @@ export class DashApp extends LitElement {
 
   async #signOut(): Promise<void> {
     await this.session.signOut().catch(() => undefined);
+    this.#state.clear();
     this.me = undefined;
     location.hash = hrefOf.signIn();
   }
@@ -290,7 +300,7 @@ export class DashApp extends LitElement {
         <span class="brand">${me.merchant.name}</span>
         <dash-mode-switch .mode=${me.mode} .busy=${this.switchingMode} @dash-mode-change=${(event: ModeChangeEvent) => this.#switchMode(event.mode)}></dash-mode-switch>
         ${this.#preferences()}
-        <span class="who muted">${t('app.signedInAs', { name: me.user.name })}</span>
+        <span class="who muted">${t('app.signedInAs', { name: me.user.email })}</span>
         <button class="sign-out" @click=${this.#signOut}>${t('app.signOut')}</button>
       </div>
       </header>

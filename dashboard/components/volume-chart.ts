@@ -63,7 +63,7 @@ export class DashVolumeChart extends DashElement {
   }
 
   #label(seconds: number): string {
-    const options: Intl.DateTimeFormatOptions = this.interval === 'hour' ? { hour: 'numeric' } : { day: 'numeric', month: 'short' };
+    const options: Intl.DateTimeFormatOptions = this.interval === 'month' ? { month: 'short', year: 'numeric' } : { day: 'numeric', month: 'short' };
     return new Intl.DateTimeFormat(this.localizer.locale, options).format(new Date(seconds * 1000));
   }
 

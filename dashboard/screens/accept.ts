@@ -1,16 +1,21 @@
 import { consume } from '@lit/context';
 import { html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import { SessionError, type SessionApi, type SessionFailure } from '../api/session.ts';
+import { SessionError, type Me, type SessionApi, type SessionFailure, type TotpSecret } from '../api/session.ts';
 import { DashElement } from '../base.ts';
 import { SignedInEvent } from '../components/events.ts';
+import '../components/totp-enrolment.ts';
 import { sessionContext } from '../context.ts';
 import { hrefOf } from '../router.ts';
 import { styles } from './auth.styles.ts';
 
 const MIN_PASSWORD = 12;
 
-/** Accepting a team invitation (`#/accept?token=…`): the new member's name and password. */
+/**
+ * Accepting a team invitation (`#/accept?token=…`): the new member's password, then an authenticator app: required
+ * when the merchant requires two factors, else offered at once (refunds and other sensitive actions need a second
+ * factor), with its backup codes shown once.
+ */
 @customElement('dash-accept')
 export class DashAccept extends DashElement {
   static override styles = styles;
@@ -21,16 +26,14 @@ export class DashAccept extends DashElement {
   @state() private busy = false;
   @state() private failure: SessionFailure | undefined;
   @state() private errors: Record<string, string> = {};
+  @state() private enrolment: { totp: TotpSecret; required: boolean; me?: Me } | undefined;
 
   @query('form') private form!: HTMLFormElement;
 
   async #submit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
-    const data = new FormData(this.form);
-    const name = String(data.get('name') ?? '').trim();
-    const password = String(data.get('password') ?? '');
+    const password = String(new FormData(this.form).get('password') ?? '');
     const errors: Record<string, string> = {};
-    if (!name) errors['name'] = this.t('signIn.required', { field: this.t('accept.name').toLowerCase() });
     if (password.length < MIN_PASSWORD) errors['password'] = this.t('signIn.failure.weak_password');
     this.errors = errors;
     const first = Object.keys(errors)[0];
@@ -42,10 +45,16 @@ export class DashAccept extends DashElement {
     this.busy = true;
     this.failure = undefined;
     try {
-      const step = await this.session.acceptInvitation(this.token!, { name, password });
-      // A second factor is set up or asked for on the sign-in screen.
-      if (step.step === 'signed_in') this.dispatchEvent(new SignedInEvent(step.me, hrefOf.home));
-      else location.hash = hrefOf.signIn();
+      const step = await this.session.acceptInvitation(this.token!, password);
+      if (step.step === 'enrol_totp') this.enrolment = { totp: step.totp, required: true };
+      else if (step.step === 'second_factor') location.hash = hrefOf.signIn();
+      else if (step.me.twoFactor.totp || step.me.twoFactor.passkeys.length > 0) this.dispatchEvent(new SignedInEvent(step.me, hrefOf.home));
+      else {
+        // Signed in with a password only: offer the app now, while the password is at hand.
+        const totp = await this.session.startTotp(password).catch(() => undefined);
+        if (totp) this.enrolment = { totp, required: false, me: step.me };
+        else this.dispatchEvent(new SignedInEvent(step.me, hrefOf.home));
+      }
     } catch (error) {
       this.failure = error instanceof SessionError ? error.failure : 'network';
     } finally {
@@ -55,17 +64,18 @@ export class DashAccept extends DashElement {
 
   protected override render(): TemplateResult {
     if (!this.token) return html`<section class="panel"><h1>${this.t('accept.title')}</h1><p class="error-message">${this.t('accept.missing')}</p></section>`;
+    if (this.enrolment) {
+      return html`<section class="panel">
+        <h1>${this.t('enrol.heading')}</h1>
+        <dash-totp-enrolment .totp=${this.enrolment.totp} .next=${hrefOf.home} ?required=${this.enrolment.required} .skipWith=${this.enrolment.me}></dash-totp-enrolment>
+      </section>`;
+    }
     const invalid = (id: string) => (this.errors[id] ? 'true' : 'false');
     return html`<section class="panel">
       <h1>${this.t('accept.title')}</h1>
       <p class="muted">${this.t('accept.intro')}</p>
       <div role="alert" class="alert-region">${this.failure ? html`<p class="error-message">${this.t(`signIn.failure.${this.failure}`)}</p>` : nothing}</div>
       <form novalidate @submit=${this.#submit}>
-        <div class="field">
-          <label for="name">${this.t('accept.name')}</label>
-          <input id="name" name="name" autocomplete="name" required aria-invalid=${invalid('name')} aria-describedby=${this.errors['name'] ? 'name-error' : ''} />
-          ${this.errors['name'] ? html`<p class="field-error" id="name-error">${this.errors['name']}</p>` : nothing}
-        </div>
         <div class="field">
           <label for="password">${this.t('accept.password')}</label>
           <p class="hint" id="password-hint">${this.t('accept.passwordHint')}</p>

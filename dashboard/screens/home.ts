@@ -2,7 +2,7 @@ import { consume } from '@lit/context';
 import { Task } from '@lit/task';
 import { html, nothing, type TemplateResult } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import { homeFigures, PERIODS, rangeOf, ReportsUnavailable, type HomeFigures, type Period, type ReportsSource } from '../api/reports.ts';
+import { homeFigures, PERIODS, rangeOf, ReportsUnavailable, type HomeFigures, type Interval, type Period, type ReportsSource } from '../api/reports.ts';
 import type { Me } from '../api/session.ts';
 import { DashElement } from '../base.ts';
 import '../components/setup-checklist.ts';
@@ -50,7 +50,7 @@ export class DashHome extends DashElement {
       </section>`;
   }
 
-  #dashboard(all: HomeFigures[], interval: 'hour' | 'day'): TemplateResult {
+  #dashboard(all: HomeFigures[], interval: Interval): TemplateResult {
     if (all.length === 0) return html`<p>${this.t('home.noPayments')}</p>`;
     const figures = all.find((each) => each.currency === this.currency) ?? all[0]!;
     const money = (minor: number) => this.localizer.moneyMinor(minor, figures.currency);
@@ -67,8 +67,12 @@ export class DashHome extends DashElement {
       <dl class="stats">
         ${stat(this.t('home.collected'), money(figures.collected))} ${stat(this.t('home.fees'), money(figures.fees))}
         ${stat(this.t('home.refunds'), money(figures.refunds))} ${stat(this.t('home.net'), money(figures.net))}
-        ${stat(this.t('home.pendingTransfers'), this.localizer.number(figures.pendingTransfers.count), money(figures.pendingTransfers.amount))}
-        ${stat(this.t('home.failed'), this.localizer.number(figures.failed))} ${stat(this.t('home.abandoned'), this.localizer.number(figures.abandoned))}
+        ${stat(
+          this.t('home.paidOrders'),
+          figures.successRate === null ? this.t('home.noOrders') : this.localizer.percent(figures.successRate),
+          this.t('home.paidOfOrders', { paid: figures.paidOrders, orders: figures.orders }),
+        )}
+        ${stat(this.t('home.abandoned'), this.localizer.number(figures.abandoned))}
       </dl>
       <div class="columns">
         <section class="panel" aria-labelledby="volume-title">

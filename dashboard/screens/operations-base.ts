@@ -56,7 +56,7 @@ export class OperationsScreen extends DashElement {
 
   /** The step-up dialog and the alert of the last refusal: every operations screen renders these once. */
   protected chrome(): TemplateResult {
-    return html`<dash-step-up></dash-step-up>${this.failure ? html`<p class="error-message" role="alert">${this.failure}</p>` : nothing}`;
+    return html`<dash-step-up modal></dash-step-up>${this.failure ? html`<p class="error-message" role="alert">${this.failure}</p>` : nothing}`;
   }
 
   protected loading(): TemplateResult {

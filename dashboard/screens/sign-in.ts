@@ -1,9 +1,10 @@
 import { consume } from '@lit/context';
 import { html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import { SessionError, type SecondFactor, type SessionApi, type SessionFailure } from '../api/session.ts';
+import { SessionError, type SecondFactor, type SessionApi, type SessionFailure, type TotpSecret } from '../api/session.ts';
 import { DashElement } from '../base.ts';
 import { SignedInEvent } from '../components/events.ts';
+import '../components/totp-enrolment.ts';
 import { sessionContext } from '../context.ts';
 import { styles } from './auth.styles.ts';
 
@@ -23,7 +24,9 @@ export class DashSignIn extends DashElement {
   /** The session ended under a call: say so above the form. */
   @property({ type: Boolean }) expired = false;
 
-  @state() private step: 'password' | 'second_factor' = 'password';
+  @state() private step: 'password' | 'second_factor' | 'enrol' = 'password';
+  /** The merchant requires two factors and this member has none yet: the app to add before any session. */
+  @state() private enrolment: TotpSecret | undefined;
   @state() private factor: SecondFactor = 'totp';
   @state() private factors: readonly SecondFactor[] = ['totp', 'backup_code'];
   @state() private busy = false;
@@ -71,7 +74,10 @@ export class DashSignIn extends DashElement {
     await this.#run(async () => {
       const step = await this.session.signInWithPassword(email, password);
       if (step.step === 'signed_in') this.dispatchEvent(new SignedInEvent(step.me, this.next));
-      else {
+      else if (step.step === 'enrol_totp') {
+        this.enrolment = step.totp;
+        this.step = 'enrol';
+      } else {
         this.factors = step.factors;
         this.factor = step.factors[0] ?? 'totp';
         this.step = 'second_factor';
@@ -122,10 +128,14 @@ export class DashSignIn extends DashElement {
 
   protected override render(): TemplateResult {
     return html`<section class="panel">
-      <h1>${this.step === 'password' ? this.t('signIn.title') : this.t('signIn.codeTitle')}</h1>
+      <h1>${this.step === 'password' ? this.t('signIn.title') : this.step === 'enrol' ? this.t('enrol.heading') : this.t('signIn.codeTitle')}</h1>
       ${this.expired && this.step === 'password' ? html`<p class="notice" role="status">${this.t('signIn.expired')}</p>` : nothing}
       <div role="alert" class="alert-region">${this.failure ? html`<p class="error-message">${this.t(`signIn.failure.${this.failure}`)}</p>` : nothing}</div>
-      ${this.step === 'password' ? this.#passwordStep() : this.#codeStep()}
+      ${this.step === 'password'
+        ? this.#passwordStep()
+        : this.step === 'enrol'
+          ? html`<dash-totp-enrolment .totp=${this.enrolment} .next=${this.next} required></dash-totp-enrolment>`
+          : this.#codeStep()}
     </section>`;
   }
 

@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   'passkey_removed',
   'two_factor_requirement_changed',
   'keys_rotated',
+  'refund_created',
   // The dashboard's operations screens (issue 32 items 5 to 8): webhooks, settings, subscriptions.
   'webhook_endpoint_created',
   'webhook_endpoint_changed',

@@ -45,7 +45,7 @@ export const contract = {
   settings: { get: settings.getSettings, update: settings.updateSettings, setAllowedOrigins: settings.setAllowedOrigins },
   sandbox: { simulateTransfer: sandbox.simulateTransfer },
   events: { list: events.listEvents },
-  orderDetail: { get: orderDetail.getOrder, addNote: orderDetail.addOrderNote },
+  orderDetail: { get: orderDetail.getOrder, addNote: orderDetail.addOrderNote, refund: orderDetail.refundOrder },
   refunds: { list: refunds.listRefunds, export: refunds.exportRefunds },
   reports: { summary: reports.reportSummary },
   keys: { rotate: team.rotateKeys },

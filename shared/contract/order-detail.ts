@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { successEnvelope } from '../envelope.ts';
-import { requiredFreeText } from '../fields.ts';
+import { optionalFreeText, positiveAmount, requiredFreeText } from '../fields.ts';
 import { isoTimestamp } from './lists.ts';
 import { endpoint } from './endpoint.ts';
 import { moneySchema, orderSummarySchema, paymentMethodSchema } from './orders.ts';
@@ -167,6 +167,9 @@ export const orderDetailSchema = orderSummarySchema
       .meta({ description: 'The line items the order was created with (one `Summary` line when it gave none).' }),
     attempts: z.array(attemptSchema).meta({ description: 'Every attempt, oldest first, each with the fee it was quoted.' }),
     refunds: z.array(orderRefundSchema),
+    refundable: z
+      .object({ ...moneySchema.shape })
+      .meta({ description: 'What may still be refunded: what the attempts took less the refunds that succeeded or are being confirmed.' }),
   })
   .meta({ id: 'OrderDetail' });
 export type OrderDetail = z.input<typeof orderDetailSchema>;
@@ -203,4 +206,31 @@ export const addOrderNote = endpoint({
   body: noteBodySchema,
   success: successEnvelope(entrySchemas.note),
   errors: ['VAL400', 'NF404'],
+});
+
+/** What may still go back of the order: paid less every refund that succeeded or is being confirmed. */
+const refundableSchema = z
+  .object({ ...moneySchema.shape })
+  .meta({ id: 'Refundable', description: 'What may still be refunded: what the order took less the refunds that succeeded or are being confirmed.' });
+
+export const refundOrder = endpoint({
+  method: 'POST',
+  path: '/checkout/orders/:reference/refunds',
+  auth: 'secret',
+  permission: 'refunds.create',
+  stepUp: { audit: 'refund_created' },
+  summary: 'Refund an order (the dashboard’s refund)',
+  description:
+    "Sends money of a paid order back to the customer, as `POST /checkout/order/refund` does: without `amount`, everything left of the order's payment; with it, that much " +
+    "(major units, at most the currency's decimals). Asking for more than is left, or refunding an order that was not paid, is CON409. " +
+    'A signed-in member needs `refunds.create` and a second factor proved within the last minutes (`AUTH403`, `step_up_required`); the refund is then in the audit log. ' +
+    'Answers the refund (`processing` while the processor confirms it, `succeeded` or `failed`) and what is left to refund; sends the `refund.succeeded` or `refund.failed` webhook.',
+  tags: ['Operations'],
+  params: referenceParams,
+  body: z.object({
+    amount: positiveAmount.optional().meta({ description: "In the order's major units (NGN 100.50 is `100.5`). Absent: everything left to refund." }),
+    reason: optionalFreeText(255, { multiline: true }).meta({ description: 'Why the money goes back (card-like numbers are masked before it is stored).' }),
+  }),
+  success: successEnvelope(z.object({ refund: orderRefundSchema, refundable: refundableSchema }).meta({ id: 'OrderRefundAnswer' })),
+  errors: ['VAL400', 'NF404', 'CON409'],
 });

@@ -193,6 +193,15 @@ export const meSchema = z
       backupCodesLeft: z.number().int(),
     }),
     stepUpUntil: isoTimestamp.nullable().meta({ description: 'Until when actions that need a fresh second factor are allowed without proving one again.' }),
+    setup: z
+      .object({
+        apiKeys: z.boolean().meta({ description: 'The merchant has API keys for this mode.' }),
+        allowedOrigin: z.boolean().meta({ description: 'At least one website origin may embed the checkout.' }),
+        webhook: z.boolean().meta({ description: 'An enabled webhook endpoint exists in this mode.' }),
+        firstTestPayment: z.boolean().meta({ description: 'A test payment has succeeded.' }),
+        logo: z.boolean().meta({ description: 'The checkout shows the merchant’s logo.' }),
+      })
+      .meta({ id: 'SetupChecklist', description: "What the merchant has set up, for the dashboard's checklist." }),
   })
   .meta({ id: 'TeamMe' });
 

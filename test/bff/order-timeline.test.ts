@@ -218,11 +218,14 @@ describe.each(drivers)("an order's detail and timeline on %s", (driver) => {
 
   it("shows a subscription started by its first order, and a renewal order made and charged by the system", async () => {
     const reference = newReference('SUBORD');
-    expect((await client.createOrder(orderPayload(reference, { payment: { frequencyId: 2, numberOfPayments: 2 } }))).statusCode).toBe(200);
+    // An order's own plan comes only from the merchant's server; its checkout pays it with the order's client token.
+    const created = await client.post('/checkout/order/create', orderPayload(reference, { payment: { frequencyId: 2, numberOfPayments: 2 } }), client.keys.secretKey);
+    expect(created.statusCode, created.body).toBe(200);
+    const checkout = client.with({ 'checkout-client-token': created.json().data.clientToken.token });
     tick();
-    const paid = (await client.payByCard(reference, CARD_3DS_APPROVED)).json();
+    const paid = (await checkout.payByCard(reference, CARD_3DS_APPROVED)).json();
     tick();
-    await client.authenticate(paid.data.paymentDetail.redirectUrl);
+    await checkout.authenticate(paid.data.paymentDetail.redirectUrl);
     const recurring = (await client.verify(reference)).json().data.recurringPaymentReference as string;
     expect((await timelineOf(reference)).find((entry) => entry.type === 'subscription_started')).toMatchObject({ actor: 'system', subscriptionReference: recurring });
 

@@ -7,7 +7,7 @@ import { chromium } from 'playwright-core';
 import { createServer as createViteServer } from 'vite';
 import { dashboardPolicy } from '../../bff/security/csp.ts';
 import { dashboardConfig } from '../../vite.config.ts';
-import { order, orderPage, ORDERS } from './support/fixtures.ts';
+import { order, orderDetailAnswer, orderPage, ORDERS } from './support/fixtures.ts';
 import { operationsAnswer } from './support/operations-fixtures.ts';
 
 /**
@@ -32,7 +32,7 @@ const VARIANTS = {
 const SCREENS = [
   { name: 'home', hash: '#/', ready: 'dash-home >> canvas' },
   { name: 'payments', hash: '#/payments', ready: 'dash-payments >> [data-reference]' },
-  { name: 'payment', hash: '#/payments/ORD-1003', ready: 'dash-payment >> dl' },
+  { name: 'payment', hash: '#/payments/ORD-1001', ready: 'dash-payment >> dash-order-timeline >> li' },
   { name: 'sign-in', hash: '#/sign-in', ready: 'dash-sign-in >> form', signedOut: true },
   { name: 'sign-in-code', hash: '#/sign-in', ready: 'dash-sign-in >> form', signedOut: true, code: true },
   { name: 'accept', hash: '#/accept?token=inv_1', ready: 'dash-accept >> form', signedOut: true },
@@ -65,6 +65,13 @@ const server = createServer((request, response) => {
   if (url.pathname === '/dashboard/') {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': dashboardPolicy() });
     response.end(PAGE);
+    return;
+  }
+  const detail = /^\/checkout\/orders\/(ORD-\d+)$/.exec(url.pathname);
+  const found = detail && MORE_ORDERS.find((each) => each.reference === detail[1]);
+  if (found) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(orderDetailAnswer(found)));
     return;
   }
   const operations = operationsAnswer(request.method ?? 'GET', url);

@@ -1,4 +1,5 @@
 import { safeParse, type GenericSchema } from 'valibot';
+import type { ErrorReason } from '../../shared/contract/reasons.ts';
 import type { ErrorCode } from '../../shared/envelope.ts';
 import type { WIDGET_EVENTS } from '../../shared/events.ts';
 import type { FeePlain } from '../../shared/fees.ts';
@@ -39,6 +40,8 @@ export class ApiError extends Error {
     readonly code: ApiErrorCode,
     message: string,
     readonly requestId?: string,
+    /** Why, from the contract's closed set (`shared/contract/reasons.ts`): what the checkout words, never the message. */
+    readonly reason?: ErrorReason,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -186,7 +189,7 @@ export class CheckoutApi {
     // The server's answer settles the action, unless it says to retry (nothing was run or stored: the same key).
     if (!response.headers.has('retry-after')) action?.settle();
     const failure = safeParse(errorEnvelope, json);
-    if (failure.success) throw new ApiError(failure.output.statusCode, failure.output.message, failure.output.requestId);
+    if (failure.success) throw new ApiError(failure.output.statusCode, failure.output.message, failure.output.requestId, failure.output.reason);
     const parsed = safeParse(schema, json);
     if (!parsed.success) throw new ApiError('UNREADABLE', `The answer to ${path} did not have the expected shape.`);
     return parsed.output;

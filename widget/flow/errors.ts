@@ -1,4 +1,5 @@
 import type { ApiError } from '../api/client.ts';
+import type { ErrorReason } from '../../shared/contract/reasons.ts';
 import type { Localizer, MessageKey } from '../i18n/localizer.ts';
 
 /**
@@ -32,7 +33,7 @@ export function describeError(error: unknown, localizer: Localizer, merchant: st
     case 'NF404':
       return localizer.t('errorNotFound', { merchant });
     case 'CON409':
-      return localizer.t('errorConflict');
+      return localizer.t((error.reason && CONFLICTS[error.reason]) || 'errorConflict');
     case 'RATE429':
       return localizer.t('errorRate');
     case 'ERR500':
@@ -41,6 +42,18 @@ export function describeError(error: unknown, localizer: Localizer, merchant: st
       return localizer.t('errorUnreadable');
   }
 }
+
+/** A refusal's sentence by its reason: the customer learns what happened to this order, not a generic conflict. */
+const CONFLICTS: Partial<Record<ErrorReason, MessageKey>> = {
+  order_already_paid: 'errorAlreadyPaid',
+  order_being_paid: 'errorBeingPaid',
+  order_reversed: 'errorReversed',
+  link_capacity_reached: 'errorLinkUsedUp',
+  link_inactive: 'errorLinkInactive',
+  transfer_partly_received: 'errorTransferPartlyReceived',
+  transfer_account_expired: 'errorAccountExpired',
+  transfer_account_closed: 'errorAccountExpired',
+};
 
 const DECLINES: Record<string, MessageKey> = {
   '05': 'decline05',

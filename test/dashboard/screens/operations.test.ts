@@ -89,7 +89,8 @@ describe('the payment links, subscriptions, customers, developers, settings, tea
   });
 
   it('cancels a subscription after confirming, proving a second factor when the server asks', async () => {
-    app = await mountApp({ hash: '#/subscriptions', session: fakeSession(OWNER) });
+    const session = fakeSession(OWNER);
+    app = await mountApp({ hash: '#/subscriptions', session });
     const screen = await screenOf(app, 'dash-subscriptions');
     const row = await waitFor(() => screen.querySelector('[data-subscription="41"]'), 'the list');
     expect(textOf(row)).to.include('Ada Obi').and.include('Active').and.include('× 12').and.include('4');
@@ -102,9 +103,9 @@ describe('the payment links, subscriptions, customers, developers, settings, tea
     code.value = '123456';
     dialog.querySelector<HTMLFormElement>('form')!.requestSubmit();
     await waitFor(() => sent('/41/cancel').length === 2, 'the cancel call again');
-    expect(JSON.parse(String(sent('/step-up')[0]!.init!.body))).to.deep.equal({ method: 'totp', code: '123456' });
-    // The new session's CSRF token goes with the repeated call.
-    expect((sent('/41/cancel')[1]!.init!.headers as Record<string, string>)['x-csrf-token']).to.equal('csrf-token-2');
+    // The step-up goes through the session, which keeps the new CSRF token (api/team-session.ts).
+    expect(session.calls).to.include('step-up totp');
+    expect((dialog as HTMLDialogElement).open).to.equal(false);
   });
 
   it("shows a customer's orders, subscriptions and saved cards, and revokes a card", async () => {

@@ -44,10 +44,11 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
  */
 export async function startServer(
   overrides: Record<string, string> = {},
-  { dataDir = newDataDir(), compiled = false }: { dataDir?: string; compiled?: boolean } = {},
+  { dataDir = newDataDir(), compiled = false, publicHost = '127.0.0.1' }: { dataDir?: string; compiled?: boolean; publicHost?: '127.0.0.1' | 'localhost' } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  // `localhost` for passkeys: a WebAuthn relying party is a domain name, never an IP address.
+  const baseUrl = `http://${publicHost}:${port}`;
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'CHECKOUT_MASTER_KEY', 'NODE_ENV']) delete inherited[name];
   const env: NodeJS.ProcessEnv = {

@@ -438,6 +438,27 @@ describe('ck-card-form', () => {
     expect(outcomes[0]!.outcome).to.deep.equal({ kind: 'declined', code: '51', message: 'Insufficient funds' });
   });
 
+  it('says what happened to the order by the refusal\'s reason, one sentence each, never one sentence for every conflict', async () => {
+    const refusals: [string, string][] = [
+      ['order_already_paid', 'This order has already been paid. Nothing more is due.'],
+      ['link_capacity_reached', 'This payment link has been used up and takes no more payments.'],
+      ['transfer_partly_received', 'Part of the money has already arrived by bank transfer.'],
+      ['transfer_account_expired', 'The account for this bank transfer has expired.'],
+    ];
+    const shown: string[] = [];
+    for (const [reason, sentence] of refusals) {
+      await mount();
+      stub.answer('/checkout/order/pay', { status: 409, body: { status: 'failed', statusCode: 'CON409', message: 'Refused.', reason } });
+      await fillValidCard();
+      await press('Enter');
+      const alert = await waitFor(() => deepQuery(form.shadowRoot!, '[role=alert]'));
+      expect(alert.textContent, reason).to.include(sentence);
+      shown.push(alert.textContent!.trim());
+      form.remove();
+    }
+    expect(new Set(shown).size).to.equal(refusals.length);
+  });
+
   it('keeps what was typed and says what to do when the network fails', async () => {
     await mount();
     stub.answer('/checkout/order/pay', { networkError: true });
