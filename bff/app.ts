@@ -36,6 +36,7 @@ import paymentRoutes from './routes/payments.ts';
 import transactPayRoutes from './routes/transactpay.ts';
 import refundRoutes from './routes/refunds.ts';
 import sandboxRoutes from './routes/sandbox.ts';
+import settingsRoutes from './routes/settings.ts';
 import webhookRoutes from './routes/webhooks.ts';
 import orderListRoutes from './routes/order-lists.ts';
 import customerListRoutes from './routes/customer-lists.ts';
@@ -111,11 +112,11 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   // send) objects of different shapes, and V8 drops their optimized code each time the traffic moves from one
   // endpoint to another (docs/decisions.md, "One request and reply shape for the API"). The routes that read HTML
   // forms keep contexts of their own: their body parsers are theirs alone.
-  for (const routes of [healthRoutes, frequencyRoutes, bankRoutes, linkRoutes, subscriptionRoutes, keyRoutes, orderRoutes, customerRoutes, paymentRoutes, transactPayRoutes, refundRoutes, sandboxRoutes, webhookRoutes, resultRoutes]) {
+  for (const routes of [healthRoutes, frequencyRoutes, bankRoutes, linkRoutes, subscriptionRoutes, keyRoutes, orderRoutes, customerRoutes, paymentRoutes, transactPayRoutes, refundRoutes, sandboxRoutes, resultRoutes]) {
     await fastify.register(fp(routes));
   }
   // The operations API, registered from its contract (shared/contract/): each module is a plugin of its own name.
-  for (const routes of [orderListRoutes, orderDetailRoutes, refundListRoutes, reportRoutes, customerListRoutes, subscriptionListRoutes, linkListRoutes, eventListRoutes, teamRoutes, teamAccountRoutes, teamMemberRoutes]) await fastify.register(routes);
+  for (const routes of [orderListRoutes, orderDetailRoutes, refundListRoutes, reportRoutes, customerListRoutes, subscriptionListRoutes, linkListRoutes, eventListRoutes, webhookRoutes, settingsRoutes, teamRoutes, teamAccountRoutes, teamMemberRoutes]) await fastify.register(routes);
   await fastify.register(sandboxIssuerRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl, demoPage: config.demoPage });

@@ -9,7 +9,17 @@ export type Route =
   | { name: 'payment'; reference: string }
   | { name: 'sign-in'; next: string | undefined }
   | { name: 'accept'; token: string | undefined }
-  | { name: 'not-found' };
+  | { name: 'not-found' }
+  // The operations screens (issue 32 items 5 to 8).
+  | { name: 'links' }
+  | { name: 'link'; reference: string }
+  | { name: 'subscriptions' }
+  | { name: 'customers' }
+  | { name: 'customer'; customerId: string }
+  | { name: 'developers' }
+  | { name: 'settings' }
+  | { name: 'team' }
+  | { name: 'audit' };
 
 export type RouteName = Route['name'];
 
@@ -29,7 +39,17 @@ export function parseRoute(hash: string): Route {
     return { name: 'sign-in', next: next?.startsWith('#/') ? next : undefined };
   }
   if (segments[0] === 'accept' && segments.length === 1) return { name: 'accept', token: query.get('token') ?? undefined };
-  return { name: 'not-found' };
+  return operationsRoute(segments) ?? { name: 'not-found' };
+}
+
+/** The operations screens' addresses: `#/links[/:reference]`, `#/customers[/:id]`, `#/subscriptions`, and the rest. */
+function operationsRoute(segments: string[]): Route | undefined {
+  const [first, second] = segments;
+  if (segments.length === 2 && first === 'links') return { name: 'link', reference: decodeURIComponent(second!) };
+  if (segments.length === 2 && first === 'customers') return { name: 'customer', customerId: decodeURIComponent(second!) };
+  if (segments.length !== 1) return undefined;
+  const names = ['links', 'subscriptions', 'customers', 'developers', 'settings', 'team', 'audit'] as const;
+  return names.find((name) => name === first) ? { name: first as (typeof names)[number] } : undefined;
 }
 
 export const hrefOf = {
@@ -37,6 +57,15 @@ export const hrefOf = {
   payments: '#/payments',
   payment: (reference: string) => `#/payments/${encodeURIComponent(reference)}`,
   signIn: (next?: string) => (next ? `#/sign-in?next=${encodeURIComponent(next)}` : '#/sign-in'),
+  links: '#/links',
+  link: (reference: string) => `#/links/${encodeURIComponent(reference)}`,
+  subscriptions: '#/subscriptions',
+  customers: '#/customers',
+  customer: (customerId: string) => `#/customers/${encodeURIComponent(customerId)}`,
+  developers: '#/developers',
+  settings: '#/settings',
+  team: '#/team',
+  audit: '#/audit',
 };
 
 /** Each screen's module, loaded on first use. */
@@ -46,4 +75,13 @@ export const SCREENS: Record<Exclude<RouteName, 'not-found'>, () => Promise<unkn
   payment: () => import('./screens/payment.ts'),
   'sign-in': () => import('./screens/sign-in.ts'),
   accept: () => import('./screens/accept.ts'),
+  links: () => import('./screens/links.ts'),
+  link: () => import('./screens/link.ts'),
+  subscriptions: () => import('./screens/subscriptions.ts'),
+  customers: () => import('./screens/customers.ts'),
+  customer: () => import('./screens/customer.ts'),
+  developers: () => import('./screens/developers.ts'),
+  settings: () => import('./screens/settings.ts'),
+  team: () => import('./screens/team.ts'),
+  audit: () => import('./screens/audit.ts'),
 };

@@ -1,7 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
-import { successEnvelope } from './envelope.ts';
-import { httpUrl } from './fields.ts';
 
 /**
  * Signed webhooks: the request and answer schemas of the webhook API, and the signature both ends compute.
@@ -44,89 +41,18 @@ export function verifyWebhookSignature(
   return entries.some(([key, value]) => key === 'v1' && value !== undefined && /^[0-9a-f]{64}$/.test(value) && timingSafeEqual(Buffer.from(value, 'hex'), expected));
 }
 
-/** The delivered body. `data` is the order as verify returned it when the event happened. */
-export const webhookEventSchema = z
-  .object({
-    id: z.string(),
-    type: z.string(),
-    createdAt: z.string(),
-    data: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: 'WebhookEvent' });
-export type WebhookEvent = z.infer<typeof webhookEventSchema>;
-
-export const createWebhookEndpointRequestSchema = z
-  .object({
-    url: httpUrl.refine(
-      (text) => {
-        try {
-          const url = new URL(text);
-          return url.username === '' && url.password === '' && url.hash === '';
-        } catch {
-          return false;
-        }
-      },
-      { message: 'must not carry credentials or a fragment (deliveries are authenticated by their signature)' },
-    ),
-  })
-  .meta({ id: 'CreateWebhookEndpointRequest', example: { url: 'https://shop.example/webhooks/checkout' } });
-export type CreateWebhookEndpointRequest = z.infer<typeof createWebhookEndpointRequestSchema>;
-
-export const webhookEndpointIdSchema = z.string().regex(/^we_[A-Za-z0-9_-]{22}$/, { message: 'must be a webhook endpoint id (we_...)' });
-export const webhookDeliveryIdSchema = z.string().regex(/^wd_[A-Za-z0-9_-]{22}$/, { message: 'must be a webhook delivery id (wd_...)' });
-
-export const webhookEndpointSchema = z
-  .object({
-    id: z.string(),
-    url: z.string(),
-    mode: z.enum(['test', 'live']),
-    status: z.enum(['enabled', 'disabled']),
-    createdAt: z.string(),
-    secretRotatedAt: z.string().nullable(),
-    disabledAt: z.string().nullable(),
-  })
-  .meta({ id: 'WebhookEndpoint' });
-export type WebhookEndpointView = z.infer<typeof webhookEndpointSchema>;
-
-/** Create and rotate answer with the signing secret: shown this once, never again. */
-export const webhookEndpointWithSecretSchema = webhookEndpointSchema.extend({ secret: z.string() }).meta({ id: 'WebhookEndpointWithSecret' });
-
-export const webhookAttemptSchema = z
-  .object({
-    attempt: z.number().int(),
-    startedAt: z.string(),
-    /** `in-progress` while being sent; `interrupted` when the sending process stopped before the answer was recorded. */
-    outcome: z.enum(['succeeded', 'failed', 'in-progress', 'interrupted']),
-    statusCode: z.number().int().nullable(),
-    error: z.string().nullable(),
-    latencyMs: z.number().int().nullable(),
-  })
-  .meta({ id: 'WebhookAttempt' });
-
-export const webhookDeliverySchema = z
-  .object({
-    id: z.string(),
-    endpointId: z.string(),
-    eventId: z.string(),
-    eventType: z.string(),
-    status: z.enum(['pending', 'succeeded', 'failed']),
-    attempts: z.array(webhookAttemptSchema),
-    nextAttemptAt: z.string().nullable(),
-    deliverUntil: z.string(),
-    resendOf: z.string().nullable(),
-    lastError: z.string().nullable(),
-    createdAt: z.string(),
-    completedAt: z.string().nullable(),
-  })
-  .meta({ id: 'WebhookDelivery' });
-export type WebhookDeliveryView = z.infer<typeof webhookDeliverySchema>;
-
-export const listDeliveriesQuerySchema = z.object({
-  limit: z.coerce.number({ message: 'must be a whole number' }).int({ message: 'must be a whole number' }).min(1, { message: 'must be at least 1' }).max(100, { message: 'must be at most 100' }).default(20),
-});
-
-export const webhookEndpointResponseSchema = successEnvelope(webhookEndpointSchema).meta({ id: 'WebhookEndpointResponse' });
-export const webhookEndpointWithSecretResponseSchema = successEnvelope(webhookEndpointWithSecretSchema).meta({ id: 'WebhookEndpointWithSecretResponse' });
-export const webhookEndpointListResponseSchema = successEnvelope(z.array(webhookEndpointSchema)).meta({ id: 'WebhookEndpointListResponse' });
-export const webhookDeliveryResponseSchema = successEnvelope(webhookDeliverySchema).meta({ id: 'WebhookDeliveryResponse' });
-export const webhookDeliveryListResponseSchema = successEnvelope(z.array(webhookDeliverySchema)).meta({ id: 'WebhookDeliveryListResponse' });
+/** The webhook API's schemas are the contract's (`shared/contract/webhooks.ts`), re-exported for the CLI and tests. */
+export {
+  createWebhookEndpointRequestSchema,
+  listDeliveriesQuerySchema,
+  webhookDeliveryIdSchema,
+  webhookDeliverySchema,
+  webhookEndpointIdSchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+  webhookEventSchema,
+  type CreateWebhookEndpointRequest,
+  type WebhookDeliveryView,
+  type WebhookEndpointView,
+  type WebhookEvent,
+} from './contract/webhooks.ts';

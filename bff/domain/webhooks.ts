@@ -1,5 +1,13 @@
 import { destinationProblem, hostReason, type DestinationPolicy } from '../security/destinations.ts';
 import type { Mode } from './merchant.ts';
+import { formatTimestamp } from '../../shared/timestamps.ts';
+import { signWebhook } from '../../shared/webhooks.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/contract/webhooks.ts';
+import { DOMAIN_EVENT_TYPES, type DomainEventType } from './events.ts';
+
+/** The contract's list of event types an endpoint may filter on is the domain's, both ways (a type error otherwise). */
+WEBHOOK_EVENT_TYPES satisfies readonly DomainEventType[];
+DOMAIN_EVENT_TYPES satisfies readonly (typeof WEBHOOK_EVENT_TYPES)[number][];
 
 /** The rules of webhook delivery: retry schedule, what counts as delivered, which endpoint URLs a mode accepts. */
 
@@ -18,6 +26,10 @@ export type WebhookEndpoint = {
   url: string;
   createdAt: Date;
   secretRotatedAt: Date | null;
+  /** Until when the secret before the last rotation still signs, as a second `v1` entry. */
+  previousSecretUntil: Date | null;
+  /** The event types it receives; null: every type. */
+  eventTypes: string[] | null;
   disabledAt: Date | null;
 };
 
@@ -45,7 +57,24 @@ export type WebhookDelivery = {
   lastError: string | null;
   createdAt: Date;
   completedAt: Date | null;
+  /** The event as every attempt sent it. */
+  event: { createdAt: Date; data: unknown };
 };
+
+/** The body a delivery's every attempt sends for an event (the signature covers it byte for byte). */
+export function deliveryBody(event: { id: string; type: string; createdAt: Date; data: unknown }): string {
+  return JSON.stringify({ id: event.id, type: event.type, createdAt: formatTimestamp(event.createdAt), data: event.data });
+}
+
+/**
+ * The `checkout-signature` of an attempt: the current secret's `v1`, then, while the rotation's overlap lasts, the
+ * previous secret's as a second `v1` (a receiver still holding the old secret verifies it; one holding the new one
+ * verifies the first).
+ */
+export function signatureHeader(current: string, previous: string | null, timestamp: number, body: string): string {
+  const header = signWebhook(current, timestamp, body);
+  return previous ? `${header},${signWebhook(previous, timestamp, body).split(',')[1]}` : header;
+}
 
 /** Only a 2xx answer delivers; a redirect, any other status, a timeout or a failed connection is retried. */
 export const isDelivered = (statusCode: number | null): boolean => statusCode !== null && statusCode >= 200 && statusCode < 300;

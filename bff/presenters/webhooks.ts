@@ -1,6 +1,6 @@
 import { formatTimestamp } from '../../shared/timestamps.ts';
 import type { WebhookDeliveryView, WebhookEndpointView } from '../../shared/webhooks.ts';
-import { isDelivered, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from '../domain/webhooks.ts';
+import { deliveryBody, isDelivered, type WebhookAttempt, type WebhookDelivery, type WebhookEndpoint } from '../domain/webhooks.ts';
 
 const stamp = (date: Date | null) => (date ? formatTimestamp(date) : null);
 
@@ -10,8 +10,10 @@ export function presentEndpoint(endpoint: WebhookEndpoint): WebhookEndpointView 
     url: endpoint.url,
     mode: endpoint.mode,
     status: endpoint.disabledAt ? 'disabled' : 'enabled',
+    eventTypes: endpoint.eventTypes,
     createdAt: formatTimestamp(endpoint.createdAt),
     secretRotatedAt: stamp(endpoint.secretRotatedAt),
+    previousSecretUntil: stamp(endpoint.previousSecretUntil),
     disabledAt: stamp(endpoint.disabledAt),
   };
 }
@@ -43,6 +45,7 @@ export function presentDelivery(delivery: WebhookDelivery): WebhookDeliveryView 
         latencyMs: attempt.latencyMs,
       };
     }),
+    request: { body: deliveryBody({ id: delivery.eventId, type: delivery.eventType, createdAt: delivery.event.createdAt, data: delivery.event.data }) },
     nextAttemptAt: stamp(delivery.nextAttemptAt),
     deliverUntil: formatTimestamp(delivery.deliverUntil),
     resendOf: delivery.resendOf,

@@ -56,6 +56,21 @@ export async function updateAllowedOrigins(db: Queryable, id: number, origins: s
   return row && toMerchant(row);
 }
 
+/** The business name, support e-mail and checkout customization (undefined: kept). */
+export async function updateProfile(
+  db: Queryable,
+  id: number,
+  change: { name?: string | undefined; supportEmail?: string | undefined; customization?: Record<string, unknown>[] | null | undefined },
+): Promise<Merchant | undefined> {
+  const [row] = await db.query<MerchantRow>(
+    `UPDATE merchants SET name = COALESCE($2, name), support_email = COALESCE($3, support_email),
+            customization = CASE WHEN $4::boolean THEN $5::jsonb ELSE customization END, updated_at = now()
+      WHERE id = $1 RETURNING ${MERCHANT_COLUMNS}`,
+    [id, change.name ?? null, change.supportEmail ?? null, change.customization !== undefined, change.customization == null ? null : JSON.stringify(change.customization)],
+  );
+  return row && toMerchant(row);
+}
+
 export async function updateLogo(db: Queryable, id: number, logoUrl: string | null): Promise<Merchant | undefined> {
   const [row] = await db.query<MerchantRow>(`UPDATE merchants SET logo_url = $2, updated_at = now() WHERE id = $1 RETURNING ${MERCHANT_COLUMNS}`, [id, logoUrl]);
   return row && toMerchant(row);

@@ -6,22 +6,23 @@ import type { Queryable } from '../storage/storage.ts';
 
 type EndpointRow = {
   id: string; merchant_id: number; mode: Mode; url: string; created_at: Date; secret_rotated_at: Date | null; disabled_at: Date | null;
+  event_types: string[] | null; previous_secret_until: Date | null;
 };
-const ENDPOINT_COLUMNS = 'id, merchant_id, mode, url, created_at, secret_rotated_at, disabled_at';
+const ENDPOINT_COLUMNS = 'id, merchant_id, mode, url, created_at, secret_rotated_at, disabled_at, event_types, previous_secret_until';
 
 const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
   id: row.id, merchantId: row.merchant_id, mode: row.mode, url: row.url, createdAt: row.created_at,
-  secretRotatedAt: row.secret_rotated_at, disabledAt: row.disabled_at,
+  secretRotatedAt: row.secret_rotated_at, previousSecretUntil: row.previous_secret_until, eventTypes: row.event_types, disabledAt: row.disabled_at,
 });
 
 export async function insertEndpoint(
   db: Queryable,
-  endpoint: { id: string; merchantId: number; mode: Mode; url: string; secretSealed: Buffer; createdAt: Date },
+  endpoint: { id: string; merchantId: number; mode: Mode; url: string; eventTypes: string[] | null; secretSealed: Buffer; createdAt: Date },
 ): Promise<WebhookEndpoint> {
   const [row] = await db.query<EndpointRow>(
-    `INSERT INTO webhook_endpoints (id, merchant_id, mode, url, secret_sealed, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO webhook_endpoints (id, merchant_id, mode, url, event_types, secret_sealed, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
      RETURNING ${ENDPOINT_COLUMNS}`,
-    [endpoint.id, endpoint.merchantId, endpoint.mode, endpoint.url, endpoint.secretSealed, endpoint.createdAt],
+    [endpoint.id, endpoint.merchantId, endpoint.mode, endpoint.url, endpoint.eventTypes, endpoint.secretSealed, endpoint.createdAt],
   );
   return toEndpoint(row!);
 }
@@ -33,7 +34,7 @@ export async function lockMerchantEndpoints(db: Queryable, merchantId: number): 
 
 export async function countEnabledEndpoints(db: Queryable, merchantId: number, mode: Mode): Promise<number> {
   const [row] = await db.query<{ count: number }>(
-    'SELECT count(*)::int AS count FROM webhook_endpoints WHERE merchant_id = $1 AND mode = $2 AND disabled_at IS NULL',
+    'SELECT count(*)::int AS count FROM webhook_endpoints WHERE merchant_id = $1 AND mode = $2 AND disabled_at IS NULL AND deleted_at IS NULL',
     [merchantId, mode],
   );
   return row!.count;
@@ -41,7 +42,7 @@ export async function countEnabledEndpoints(db: Queryable, merchantId: number, m
 
 export async function listEndpoints(db: Queryable, merchantId: number, mode: Mode): Promise<WebhookEndpoint[]> {
   const rows = await db.query<EndpointRow>(
-    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE merchant_id = $1 AND mode = $2 ORDER BY created_at, id`,
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE merchant_id = $1 AND mode = $2 AND deleted_at IS NULL ORDER BY created_at, id`,
     [merchantId, mode],
   );
   return rows.map(toEndpoint);
@@ -49,19 +50,51 @@ export async function listEndpoints(db: Queryable, merchantId: number, mode: Mod
 
 export async function findEndpoint(db: Queryable, merchantId: number, mode: Mode, id: string): Promise<WebhookEndpoint | undefined> {
   const [row] = await db.query<EndpointRow>(
-    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE merchant_id = $1 AND mode = $2 AND id = $3`,
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE merchant_id = $1 AND mode = $2 AND id = $3 AND deleted_at IS NULL`,
     [merchantId, mode, id],
   );
   return row && toEndpoint(row);
 }
 
-/** A new secret for an enabled endpoint; undefined when it is disabled. */
-export async function replaceSecret(db: Queryable, id: string, secretSealed: Buffer, now: Date): Promise<WebhookEndpoint | undefined> {
+/**
+ * A new secret for an enabled endpoint; undefined when it is disabled. The one it replaces still signs until
+ * `previousUntil` (null: it stops at once).
+ */
+export async function replaceSecret(db: Queryable, id: string, secretSealed: Buffer, now: Date, previousUntil: Date | null): Promise<WebhookEndpoint | undefined> {
   const [row] = await db.query<EndpointRow>(
-    `UPDATE webhook_endpoints SET secret_sealed = $2, secret_rotated_at = $3 WHERE id = $1 AND disabled_at IS NULL RETURNING ${ENDPOINT_COLUMNS}`,
-    [id, secretSealed, now],
+    `UPDATE webhook_endpoints
+        SET previous_secret_sealed = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE secret_sealed END, previous_secret_until = $4,
+            secret_sealed = $2, secret_rotated_at = $3
+      WHERE id = $1 AND disabled_at IS NULL AND deleted_at IS NULL RETURNING ${ENDPOINT_COLUMNS}`,
+    [id, secretSealed, now, previousUntil],
   );
   return row && toEndpoint(row);
+}
+
+/** Changes an endpoint's URL or event types (undefined: kept; `eventTypes` null: every type). */
+export async function updateEndpoint(db: Queryable, id: string, change: { url?: string | undefined; eventTypes?: string[] | null | undefined }): Promise<void> {
+  await db.query(
+    `UPDATE webhook_endpoints SET url = COALESCE($2, url), event_types = CASE WHEN $3::boolean THEN $4::text[] ELSE event_types END
+      WHERE id = $1 AND deleted_at IS NULL`,
+    [id, change.url ?? null, change.eventTypes !== undefined, change.eventTypes ?? null],
+  );
+}
+
+/** Delivers events to the endpoint again, from now on; its breaker starts closed. */
+export async function enableEndpoint(db: Queryable, id: string): Promise<void> {
+  await db.query('UPDATE webhook_endpoints SET disabled_at = NULL, consecutive_timeouts = 0, paused_until = NULL WHERE id = $1 AND deleted_at IS NULL', [id]);
+}
+
+/** Takes the endpoint out of every list (it must be disabled first); its row stays for its deliveries' log. */
+export async function deleteEndpoint(db: Queryable, id: string, now: Date): Promise<void> {
+  await db.query('UPDATE webhook_endpoints SET deleted_at = $2, previous_secret_sealed = NULL WHERE id = $1 AND deleted_at IS NULL', [id, now]);
+}
+
+/** An event outside the domain's union (the test event), recorded like any so its delivery can name it. */
+export async function insertTestEvent(db: Queryable, event: { id: string; merchantId: number; mode: Mode; type: string; data: unknown; createdAt: Date }): Promise<void> {
+  await db.query('INSERT INTO domain_events (id, merchant_id, mode, type, order_id, data, created_at) VALUES ($1, $2, $3, $4, NULL, $5, $6)', [
+    event.id, event.merchantId, event.mode, event.type, JSON.stringify(event.data), event.createdAt,
+  ]);
 }
 
 /** Disables the endpoint (once) and ends its pending deliveries with `reason`. */
@@ -99,7 +132,8 @@ export async function insertEventWithDeliveries(
   await db.query(
     `WITH v AS (INSERT INTO domain_events (id, merchant_id, mode, type, order_id, data, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id),
      ep AS (SELECT id, (row_number() OVER (ORDER BY created_at, id))::int AS n
-              FROM webhook_endpoints WHERE merchant_id = $2 AND mode = $3 AND disabled_at IS NULL AND EXISTS (SELECT 1 FROM v)),
+              FROM webhook_endpoints WHERE merchant_id = $2 AND mode = $3 AND disabled_at IS NULL AND deleted_at IS NULL
+                AND (event_types IS NULL OR $4 = ANY(event_types)) AND EXISTS (SELECT 1 FROM v)),
      d AS (INSERT INTO webhook_deliveries (id, endpoint_id, event_id, status, next_attempt_at, deliver_until, resend_of, created_at)
            SELECT ($8::text[])[ep.n], ep.id, $1, 'pending', $7, $9, NULL, $7 FROM ep RETURNING id)
      INSERT INTO jobs (kind, key, payload, run_at, created_at)
@@ -118,25 +152,29 @@ export type DeliveryToSend = {
   url: string;
   endpointDisabled: boolean;
   secretSealed: Buffer;
+  /** The secret before the last rotation, while it still signs. */
+  previousSecretSealed: Buffer | null;
   event: { id: string; type: string; createdAt: Date; data: unknown };
 };
 
 type SendRow = {
   status: DeliveryStatus; deliver_until: Date; endpoint_id: string; url: string; disabled_at: Date | null; secret_sealed: Uint8Array;
+  previous_secret_sealed: Uint8Array | null; previous_secret_until: Date | null;
   event_id: string; type: string; event_created_at: Date; data: unknown;
 };
-const SEND_COLUMNS = `d.status, d.deliver_until, e.id AS endpoint_id, e.url, e.disabled_at, e.secret_sealed,
+const SEND_COLUMNS = `d.status, d.deliver_until, e.id AS endpoint_id, e.url, e.disabled_at, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_until,
             v.id AS event_id, v.type, v.created_at AS event_created_at, v.data`;
 const SEND_FROM = `FROM webhook_deliveries d
        JOIN webhook_endpoints e ON e.id = d.endpoint_id
        JOIN domain_events v ON v.id = d.event_id`;
-const toSend = (row: SendRow): DeliveryToSend => ({
+const toSend = (row: SendRow, now: Date): DeliveryToSend => ({
   status: row.status,
   deliverUntil: row.deliver_until,
   endpointId: row.endpoint_id,
   url: row.url,
   endpointDisabled: row.disabled_at !== null,
   secretSealed: Buffer.from(row.secret_sealed),
+  previousSecretSealed: row.previous_secret_sealed && row.previous_secret_until && row.previous_secret_until.getTime() > now.getTime() ? Buffer.from(row.previous_secret_sealed) : null,
   event: { id: row.event_id, type: row.type, createdAt: row.event_created_at, data: row.data },
 });
 
@@ -151,6 +189,7 @@ export async function lockDeliveryToSend(
   db: Queryable,
   id: string,
   since: Date,
+  now: Date,
 ): Promise<{ delivery: DeliveryToSend; health: EndpointHealth; inFlight: number } | undefined> {
   const [row] = await db.query<SendRow & { consecutive_timeouts: number; paused_until: Date | null }>(
     `SELECT ${SEND_COLUMNS}, e.consecutive_timeouts, e.paused_until ${SEND_FROM} WHERE d.id = $1 FOR UPDATE OF e`,
@@ -162,7 +201,7 @@ export async function lockDeliveryToSend(
       WHERE a.finished_at IS NULL AND a.started_at > $2 AND d.endpoint_id = $1 AND d.status = 'pending'`,
     [row.endpoint_id, since],
   );
-  return { delivery: toSend(row), health: { consecutiveTimeouts: row.consecutive_timeouts, pausedUntil: row.paused_until }, inFlight: counted!.count };
+  return { delivery: toSend(row, now), health: { consecutiveTimeouts: row.consecutive_timeouts, pausedUntil: row.paused_until }, inFlight: counted!.count };
 }
 
 /** The endpoint's health, its row locked until the transaction ends. */
@@ -265,6 +304,7 @@ export async function settleDelivery(
 }
 
 type DeliveryRow = {
+  event_created_at: Date; data: unknown;
   id: string; endpoint_id: string; event_id: string; event_type: string; status: DeliveryStatus; next_attempt_at: Date | null;
   deliver_until: Date; resend_of: string | null; last_error: string | null; created_at: Date; completed_at: Date | null;
 };
@@ -289,20 +329,24 @@ async function withAttempts(db: Queryable, rows: DeliveryRow[]): Promise<Webhook
     id: row.id, endpointId: row.endpoint_id, eventId: row.event_id, eventType: row.event_type, status: row.status,
     attempts: byDelivery.get(row.id) ?? [], nextAttemptAt: row.next_attempt_at, deliverUntil: row.deliver_until,
     resendOf: row.resend_of, lastError: row.last_error, createdAt: row.created_at, completedAt: row.completed_at,
+    event: { createdAt: row.event_created_at, data: row.data },
   }));
 }
 
 const DELIVERY_SELECT = `SELECT d.id, d.endpoint_id, d.event_id, v.type AS event_type, d.status, d.next_attempt_at, d.deliver_until,
-       d.resend_of, d.last_error, d.created_at, d.completed_at
+       d.resend_of, d.last_error, d.created_at, d.completed_at, v.created_at AS event_created_at, v.data
   FROM webhook_deliveries d
   JOIN webhook_endpoints e ON e.id = d.endpoint_id
   JOIN domain_events v ON v.id = d.event_id`;
 
 /** The endpoint's latest deliveries, newest first, each with its attempts. */
-export async function listDeliveries(db: Queryable, merchantId: number, mode: Mode, endpointId: string, limit: number): Promise<WebhookDelivery[]> {
+export async function listDeliveries(
+  db: Queryable, merchantId: number, mode: Mode, endpointId: string, limit: number, status?: DeliveryStatus,
+): Promise<WebhookDelivery[]> {
   const rows = await db.query<DeliveryRow>(
-    `${DELIVERY_SELECT} WHERE e.merchant_id = $1 AND e.mode = $2 AND e.id = $3 ORDER BY d.created_at DESC, d.id LIMIT $4`,
-    [merchantId, mode, endpointId, limit],
+    `${DELIVERY_SELECT} WHERE e.merchant_id = $1 AND e.mode = $2 AND e.id = $3 AND ($5::text IS NULL OR d.status = $5)
+      ORDER BY d.created_at DESC, d.id LIMIT $4`,
+    [merchantId, mode, endpointId, limit, status ?? null],
   );
   return withAttempts(db, rows);
 }

@@ -262,7 +262,11 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string; demoPage: boolean }
       for (const name of fieldsNamed(request.query.invalid ?? '')) {
         if (name !== 'amount' || link.amountMinor === null) errors[name] = name === 'amount' ? locale.t.errors.amount(link.currency) : locale.t.errors[name];
       }
-      return reply.send(linkFormPage(link, merchant, blankForm, errors, newOrderReference(), locale, offeredPlan(link, locale, link.amountMinor)));
+      // The form (never the checkout after it) may be framed by this origin's own pages: the dashboard previews a
+      // link in a sandboxed frame (no scripts, no forms). Any other origin is still refused.
+      return reply
+        .pagePolicy({ frameAncestors: ["'self'"] })
+        .send(linkFormPage(link, merchant, blankForm, errors, newOrderReference(), locale, offeredPlan(link, locale, link.amountMinor)));
     },
   );
 

@@ -25,7 +25,10 @@ function securityOf(endpoint: Endpoint): Record<string, string[]>[] {
   return endpoint.permission ? [{ apiKey: [] }, { teamSession: [] }] : [{ apiKey: [] }];
 }
 
-export function route<E extends Endpoint>(app: FastifyInstance, endpoint: E, handler: Handler<E>): void {
+/** Route options the contract does not carry: whether `Idempotency-Key` is honoured (`plugins/idempotency.ts`). */
+export type RouteOptions = { idempotent?: true };
+
+export function route<E extends Endpoint>(app: FastifyInstance, endpoint: E, handler: Handler<E>, options: RouteOptions = {}): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.route({
     method: endpoint.method,
@@ -34,6 +37,7 @@ export function route<E extends Endpoint>(app: FastifyInstance, endpoint: E, han
       ...(endpoint.auth === 'none' ? {} : { auth: endpoint.auth }),
       ...(endpoint.permission ? { permission: endpoint.permission } : {}),
       ...(endpoint.stepUp ? { stepUp: endpoint.stepUp } : {}),
+      ...(options.idempotent ? { idempotent: true as const } : {}),
     },
     schema: {
       summary: endpoint.summary,

@@ -1,14 +1,15 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { exportSubscriptions, listSubscriptions, type SubscriptionListQuery } from '../../shared/contract/subscriptions.ts';
+import { cancelSubscription, exportSubscriptions, listSubscriptions, type SubscriptionListQuery } from '../../shared/contract/subscriptions.ts';
 import { customerKeyOf, decodeCursor, encodeCursor } from '../presenters/operations.ts';
 import { presentSubscriptionSummary, SUBSCRIPTION_CSV_COLUMNS, subscriptionCsvLine } from '../presenters/operation-lists.ts';
 import type { SubscriptionListFilter } from '../services/subscription-lists.ts';
+import { auditTarget, callerOf } from '../plugins/auth.ts';
 import { scopeOf } from './order-lists.ts';
 import { ok, route } from './register.ts';
 
-/** The merchant's subscriptions across its links: list and export (`shared/contract/subscriptions.ts`). */
+/** The merchant's subscriptions across its links: list, export and cancel (`shared/contract/subscriptions.ts`). */
 function filterOf(query: Omit<SubscriptionListQuery, 'limit' | 'cursor'>): SubscriptionListFilter {
   return {
     states: query.state,
@@ -36,6 +37,12 @@ async function routes(app: FastifyInstance): Promise<void> {
       .type('text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="subscriptions.csv"')
       .send(Readable.from(lines()));
+  });
+
+  route(app, cancelSubscription, async ({ params }, request) => {
+    const { chargeOut } = await app.subscriptions.cancel(callerOf(request), String(params.subscriptionId));
+    auditTarget(request, `subscription:${params.subscriptionId}`);
+    return ok({ id: params.subscriptionId, cancelled: true as const, chargeInFlight: chargeOut }, 'Subscription cancelled');
   });
 }
 

@@ -69,7 +69,8 @@ export function dashboardPolicy(options: { trustedTypes?: boolean } = {}): strin
     "font-src 'self'",
     "connect-src 'self'",
     "manifest-src 'self'",
-    "frame-src 'none'",
+    // The payment-link builder previews a saved link's own hosted page (`/l/<reference>`) in a sandboxed frame.
+    "frame-src 'self'",
     "worker-src 'none'",
     "object-src 'none'",
     "base-uri 'none'",

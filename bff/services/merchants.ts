@@ -77,6 +77,28 @@ export class MerchantService {
     return updated;
   }
 
+  /**
+   * What the checkout shows customers: business name, support e-mail, logo and brand colour. The colour is kept in
+   * the merchant's customization records (one `{ brandColor }` record, the others untouched).
+   */
+  async updateBranding(
+    merchantId: number,
+    change: { name?: string | undefined; supportEmail?: string | undefined; logoUrl?: string | null | undefined; brandColor?: string | null | undefined },
+  ): Promise<Merchant | undefined> {
+    const updated = await this.storage.transaction(async (tx) => {
+      const merchant = await merchants.findMerchant(tx, merchantId);
+      if (!merchant) return undefined;
+      const customization =
+        change.brandColor === undefined
+          ? undefined
+          : [...(merchant.customization ?? []).filter((entry) => !('brandColor' in entry)), ...(change.brandColor ? [{ brandColor: change.brandColor.toLowerCase() }] : [])];
+      if (change.logoUrl !== undefined) await merchants.updateLogo(tx, merchantId, change.logoUrl);
+      return merchants.updateProfile(tx, merchantId, { name: change.name, supportEmail: change.supportEmail, customization });
+    });
+    this.cache.changed(merchantId);
+    return updated;
+  }
+
   list(): Promise<Merchant[]> {
     return merchants.listMerchants(this.storage);
   }

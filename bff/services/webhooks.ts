@@ -2,19 +2,22 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { formatTimestamp } from '../../shared/timestamps.ts';
-import { SIGNATURE_HEADER, signWebhook } from '../../shared/webhooks.ts';
+import { SIGNATURE_HEADER } from '../../shared/webhooks.ts';
+import { TEST_EVENT_TYPE } from '../../shared/contract/webhooks.ts';
 import { seal, unseal } from '../crypto/sealed.ts';
 import type { Mode } from '../domain/merchant.ts';
 import {
   admitAttempt,
   DEFAULT_ENDPOINT_LIMITS,
+  deliveryBody,
+  type DeliveryStatus,
   type EndpointLimits,
   endpointUrlProblem,
   healthAfterAttempt,
   isDelivered,
   MAX_ENABLED_ENDPOINTS,
   nextAttemptAt,
+  signatureHeader,
   WEBHOOK_RETRY_WINDOW_MS,
   type WebhookDelivery,
   type WebhookEndpoint,
@@ -71,6 +74,7 @@ type Start =
 const newEndpointId = () => `we_${randomBytes(16).toString('base64url')}`;
 const newDeliveryId = () => `wd_${randomBytes(16).toString('base64url')}`;
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+const newEventId = () => `evt_${randomBytes(16).toString('base64url')}`;
 
 /**
  * Signed webhooks. Endpoints (a URL and a signing secret, per merchant and mode) are managed here; every outbox
@@ -94,9 +98,8 @@ export class WebhookService {
   }
 
   /** A new endpoint and its signing secret, which is returned this once and stored only sealed. */
-  async create(scope: WebhookScope, url: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
-    const problem = endpointUrlProblem(url, scope.mode, this.settings.destinations);
-    if (problem) throw invalid(`The url field ${problem}.`);
+  async create(scope: WebhookScope, url: string, eventTypes: string[] | null = null): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    this.checkUrl(url, scope);
     const secret = newSecret();
     const endpoint = await this.storage.transaction(async (tx) => {
       await repository.lockMerchantEndpoints(tx, scope.merchantId);
@@ -108,6 +111,7 @@ export class WebhookService {
         merchantId: scope.merchantId,
         mode: scope.mode,
         url,
+        eventTypes,
         secretSealed: seal(this.masterKey, Buffer.from(secret, 'utf8')),
         createdAt: this.clock.now(),
       });
@@ -119,11 +123,17 @@ export class WebhookService {
     return repository.listEndpoints(this.storage, scope.merchantId, scope.mode);
   }
 
-  /** A new signing secret, in force at once for every later attempt (pending deliveries included). */
-  async rotateSecret(scope: WebhookScope, endpointId: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  /**
+   * A new signing secret, in force at once for every later attempt (pending deliveries included). The old one still
+   * signs, as a second `v1`, for `overlapHours` (0: it stops at once), so a receiver can change secrets without
+   * refusing a delivery; a second rotation within the overlap drops the oldest.
+   */
+  async rotateSecret(scope: WebhookScope, endpointId: string, overlapHours = 0): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
     await this.findEnabled(scope, endpointId);
     const secret = newSecret();
-    const endpoint = await repository.replaceSecret(this.storage, endpointId, seal(this.masterKey, Buffer.from(secret, 'utf8')), this.clock.now());
+    const now = this.clock.now();
+    const previousUntil = overlapHours > 0 ? new Date(now.getTime() + overlapHours * 3_600_000) : null;
+    const endpoint = await repository.replaceSecret(this.storage, endpointId, seal(this.masterKey, Buffer.from(secret, 'utf8')), now, previousUntil);
     if (!endpoint) throw conflict('This webhook endpoint is disabled.');
     return { endpoint, secret };
   }
@@ -135,9 +145,61 @@ export class WebhookService {
     return this.find(scope, endpointId);
   }
 
-  async deliveries(scope: WebhookScope, endpointId: string, limit: number): Promise<WebhookDelivery[]> {
+  /** Delivers later events to a disabled endpoint again; its URL is held to today's rules, and the limit applies. */
+  async enable(scope: WebhookScope, endpointId: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.find(scope, endpointId);
+    if (!endpoint.disabledAt) return endpoint;
+    this.checkUrl(endpoint.url, scope);
+    await this.storage.transaction(async (tx) => {
+      await repository.lockMerchantEndpoints(tx, scope.merchantId);
+      if ((await repository.countEnabledEndpoints(tx, scope.merchantId, scope.mode)) >= MAX_ENABLED_ENDPOINTS) {
+        throw conflict(`A merchant may have at most ${MAX_ENABLED_ENDPOINTS} enabled webhook endpoints per mode; disable one first.`);
+      }
+      await repository.enableEndpoint(tx, endpointId);
+    });
+    return this.find(scope, endpointId);
+  }
+
+  /** A new URL (held to the destination rules like a new endpoint's) or the event types it receives. */
+  async update(scope: WebhookScope, endpointId: string, change: { url?: string | undefined; eventTypes?: string[] | null | undefined }): Promise<WebhookEndpoint> {
     await this.find(scope, endpointId);
-    return repository.listDeliveries(this.storage, scope.merchantId, scope.mode, endpointId, limit);
+    if (change.url !== undefined) this.checkUrl(change.url, scope);
+    await repository.updateEndpoint(this.storage, endpointId, change);
+    return this.find(scope, endpointId);
+  }
+
+  /** Disables the endpoint (its pending deliveries end as failed) and takes it out of the list. */
+  async delete(scope: WebhookScope, endpointId: string): Promise<void> {
+    await this.find(scope, endpointId);
+    await this.storage.transaction(async (tx) => {
+      await repository.disableEndpoint(tx, endpointId, this.clock.now(), 'The endpoint was deleted.');
+      await repository.deleteEndpoint(tx, endpointId, this.clock.now());
+    });
+  }
+
+  /** A `webhook.test` event to this endpoint alone, delivered (signed, retried, logged) like any other. */
+  async sendTest(scope: WebhookScope, endpointId: string): Promise<WebhookDelivery> {
+    await this.findEnabled(scope, endpointId);
+    const now = this.clock.now();
+    const eventId = newEventId();
+    const id = newDeliveryId();
+    await this.storage.transaction(async (tx) => {
+      await repository.insertTestEvent(tx, {
+        id: eventId,
+        merchantId: scope.merchantId,
+        mode: scope.mode,
+        type: TEST_EVENT_TYPE,
+        data: { message: 'A test event from the dashboard: nothing happened to any order.' },
+        createdAt: now,
+      });
+      await this.addDelivery(tx, endpointId, eventId, null, id);
+    });
+    return (await repository.findDelivery(this.storage, scope.merchantId, scope.mode, id))!;
+  }
+
+  async deliveries(scope: WebhookScope, endpointId: string, limit: number, status?: DeliveryStatus): Promise<WebhookDelivery[]> {
+    await this.find(scope, endpointId);
+    return repository.listDeliveries(this.storage, scope.merchantId, scope.mode, endpointId, limit, status);
   }
 
   /** Sends a delivery's event again to its endpoint, as a new delivery with its own attempts and 3-day window. */
@@ -183,9 +245,10 @@ export class WebhookService {
       return { outcome: 'again', at: start.until };
     }
     const { attempt } = start;
-    const body = JSON.stringify({ id: event.id, type: event.type, createdAt: formatTimestamp(event.createdAt), data: event.data });
+    const body = deliveryBody(event);
     const secret = unseal(this.masterKey, delivery.secretSealed).toString('utf8');
-    const signature = signWebhook(secret, Math.floor(startedAt.getTime() / 1000), body);
+    const previous = delivery.previousSecretSealed ? unseal(this.masterKey, delivery.previousSecretSealed).toString('utf8') : null;
+    const signature = signatureHeader(secret, previous, Math.floor(startedAt.getTime() / 1000), body);
     const { timedOut, cause, ...result } = await this.send(delivery.url, body, signature);
 
     const finishedAt = this.clock.now();
@@ -220,7 +283,7 @@ export class WebhookService {
    */
   private async startAttempt(tx: Queryable, deliveryId: string, now: Date, claim: JobClaim | undefined): Promise<Start> {
     const since = new Date(now.getTime() - this.limits.timeoutMs - IN_FLIGHT_MARGIN_MS);
-    const found = await repository.lockDeliveryToSend(tx, deliveryId, since);
+    const found = await repository.lockDeliveryToSend(tx, deliveryId, since, now);
     if (!found || found.delivery.status !== 'pending') return { outcome: 'ended' };
     const { delivery, health, inFlight } = found;
     const admission = admitAttempt(health, inFlight, now, this.limits);
@@ -289,6 +352,12 @@ export class WebhookService {
     const now = this.clock.now();
     await repository.insertDelivery(tx, { id, endpointId, eventId, resendOf, createdAt: now, deliverUntil: new Date(now.getTime() + WEBHOOK_RETRY_WINDOW_MS) });
     await enqueue(tx, { kind: 'webhook.deliver', payload: { deliveryId: id } }, now, now);
+  }
+
+  /** The destination guard (`security/destinations.ts`) and the mode's rules, for every URL an endpoint gets. */
+  private checkUrl(url: string, scope: WebhookScope): void {
+    const problem = endpointUrlProblem(url, scope.mode, this.settings.destinations);
+    if (problem) throw invalid(`The url field ${problem}.`);
   }
 
   private async find(scope: WebhookScope, endpointId: string): Promise<WebhookEndpoint> {

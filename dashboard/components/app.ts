@@ -11,16 +11,26 @@ import { hrefOf, parseRoute, PUBLIC_ROUTES, SCREENS, type Route, type RouteName 
 import { styles } from './app.styles.ts';
 import { SignedInEvent, type ModeChangeEvent } from './events.ts';
 import './mode-switch.ts';
+import type { Permission } from '../../shared/contract/permissions.ts';
+import { allows } from '../access.ts';
 
 export type Theme = 'system' | 'light' | 'dark';
 const THEMES: readonly Theme[] = ['system', 'light', 'dark'];
 const STORED_LANGUAGE = 'dashboard.language';
 const STORED_THEME = 'dashboard.theme';
 
-/** The screens in the navigation: only those that exist. */
-const NAV: { route: RouteName; href: string; label: MessageKey }[] = [
+/** The screens in the navigation: only those that exist, and each only for a member whose permissions allow it. */
+const NAV: { route: RouteName; href: string; label: MessageKey; needs?: Permission; also?: RouteName }[] = [
   { route: 'home', href: hrefOf.home, label: 'nav.home' },
-  { route: 'payments', href: hrefOf.payments, label: 'nav.payments' },
+  { route: 'payments', href: hrefOf.payments, label: 'nav.payments', also: 'payment' },
+  // The operations screens (issue 32 items 5 to 8).
+  { route: 'links', href: hrefOf.links, label: 'nav.links', needs: 'orders.read', also: 'link' },
+  { route: 'subscriptions', href: hrefOf.subscriptions, label: 'nav.subscriptions', needs: 'orders.read' },
+  { route: 'customers', href: hrefOf.customers, label: 'nav.customers', needs: 'orders.read', also: 'customer' },
+  { route: 'developers', href: hrefOf.developers, label: 'nav.developers', needs: 'orders.read' },
+  { route: 'settings', href: hrefOf.settings, label: 'nav.settings', needs: 'orders.read' },
+  { route: 'team', href: hrefOf.team, label: 'nav.team', needs: 'team.manage' },
+  { route: 'audit', href: hrefOf.audit, label: 'nav.audit', needs: 'audit.read' },
 ];
 
 function stored(key: string): string | null {
@@ -98,6 +108,7 @@ export class DashApp extends LitElement {
     window.addEventListener('hashchange', this.#onHashChange);
     this.addEventListener(AnnounceEvent.eventName, (event) => this.#announce(event.message));
     this.addEventListener(SignedInEvent.eventName, (event) => this.#signedIn(event.me, event.next));
+    // A step-up opened a new session id with a new CSRF token (components/step-up.ts).
     void this.#start();
   }
 
@@ -219,6 +230,25 @@ export class DashApp extends LitElement {
         return html`<dash-sign-in .next=${route.next} .expired=${this.expired}></dash-sign-in>`;
       case 'accept':
         return html`<dash-accept .token=${route.token}></dash-accept>`;
+      // The operations screens (issue 32 items 5 to 8).
+      case 'links':
+        return html`<dash-links></dash-links>`;
+      case 'link':
+        return html`<dash-link .reference=${route.reference}></dash-link>`;
+      case 'subscriptions':
+        return html`<dash-subscriptions></dash-subscriptions>`;
+      case 'customers':
+        return html`<dash-customers></dash-customers>`;
+      case 'customer':
+        return html`<dash-customer .customerId=${route.customerId}></dash-customer>`;
+      case 'developers':
+        return html`<dash-developers></dash-developers>`;
+      case 'settings':
+        return html`<dash-settings></dash-settings>`;
+      case 'team':
+        return html`<dash-team></dash-team>`;
+      case 'audit':
+        return html`<dash-audit></dash-audit>`;
     }
   }
 
@@ -277,9 +307,9 @@ export class DashApp extends LitElement {
       <div class="layout">
         <nav aria-label=${t('nav.label')}>
           <ul>
-            ${NAV.map(
+            ${NAV.filter((item) => !item.needs || allows(me, item.needs)).map(
               (item) => html`<li>
-                <a href=${item.href} aria-current=${this.route.name === item.route || (item.route === 'payments' && this.route.name === 'payment') ? 'page' : 'false'}>${t(item.label)}</a>
+                <a href=${item.href} aria-current=${this.route.name === item.route || this.route.name === item.also ? 'page' : 'false'}>${t(item.label)}</a>
               </li>`,
             )}
           </ul>

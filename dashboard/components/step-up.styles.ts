@@ -25,6 +25,22 @@ export const styles = [
     .alert-region:empty {
       display: none;
     }
+    /* The modal form of the operations screens (modal, confirm()). */
+    dialog {
+      border: 1px solid var(--_border);
+      border-radius: var(--_radius);
+      background: var(--_bg);
+      color: var(--_text);
+      padding: 0;
+      width: min(26rem, calc(100vw - 2rem));
+    }
+    dialog::backdrop {
+      background: rgb(0 0 0 / 0.5);
+    }
+    dialog form {
+      border: none;
+      padding: 1.25rem;
+    }
     .actions {
       display: flex;
       flex-wrap: wrap;

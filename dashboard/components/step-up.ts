@@ -1,6 +1,6 @@
 import { consume } from '@lit/context';
 import { html, nothing, type TemplateResult } from 'lit';
-import { customElement, query, state } from 'lit/decorators.js';
+import { customElement, property, query, state } from 'lit/decorators.js';
 import { SessionError, type SecondFactor, type SessionApi, type SessionFailure } from '../api/session.ts';
 import { DashElement } from '../base.ts';
 import { sessionContext } from '../context.ts';
@@ -24,7 +24,10 @@ export class StepUpCancelledEvent extends Event {
 
 /**
  * "Confirm it is you" before an action that needs a fresh second factor (`AUTH403`, `step_up_required`): a code from
- * the authenticator app, a backup code, or a passkey. The action is retried by whoever showed this.
+ * the authenticator app, a backup code, or a passkey, proved through the session (which keeps the new CSRF token).
+ * The action is retried by whoever showed this. Two ways to show it, one component: in place of a form (the refund
+ * form renders it and listens for `dash-stepped-up` / `dash-step-up-cancelled`), or, with `modal`, as a modal dialog
+ * that `confirm()` opens and that resolves true once proved, false when the member gave up (the operations screens).
  */
 @customElement('dash-step-up')
 export class DashStepUp extends DashElement {
@@ -37,7 +40,31 @@ export class DashStepUp extends DashElement {
   @state() private failure: SessionFailure | undefined;
   @state() private codeError = false;
 
+  /** Shown as a modal dialog, opened by `confirm()`. */
+  @property({ type: Boolean, reflect: true }) modal = false;
+
   @query('form') private form!: HTMLFormElement;
+  @query('dialog') private dialog!: HTMLDialogElement | null;
+  #resolve: ((done: boolean) => void) | undefined;
+
+  /** Opens the modal dialog (`modal`): true once a second factor is proved, false when the member cancels. */
+  async confirm(): Promise<boolean> {
+    this.modal = true;
+    this.failure = undefined;
+    this.codeError = false;
+    await this.updateComplete;
+    this.form.reset();
+    if (!this.dialog!.open) this.dialog!.showModal();
+    this.renderRoot.querySelector<HTMLInputElement>('#step-up-code')?.focus();
+    return new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  #done(proved: boolean): void {
+    this.dispatchEvent(proved ? new SteppedUpEvent() : new StepUpCancelledEvent());
+    if (this.dialog?.open) this.dialog.close();
+    this.#resolve?.(proved);
+    this.#resolve = undefined;
+  }
 
   override async firstUpdated(): Promise<void> {
     this.renderRoot.querySelector<HTMLInputElement>('#step-up-code')?.focus();
@@ -48,7 +75,7 @@ export class DashStepUp extends DashElement {
     this.failure = undefined;
     try {
       await this.session.stepUp(proof);
-      this.dispatchEvent(new SteppedUpEvent());
+      this.#done(true);
     } catch (error) {
       this.failure = error instanceof SessionError ? error.failure : 'network';
     } finally {
@@ -70,6 +97,11 @@ export class DashStepUp extends DashElement {
   }
 
   protected override render(): TemplateResult {
+    const form = this.#form();
+    return this.modal ? html`<dialog aria-labelledby="step-up-title" @cancel=${(event: Event) => (event.preventDefault(), this.#done(false))}>${form}</dialog>` : form;
+  }
+
+  #form(): TemplateResult {
     const totp = this.factor === 'totp';
     return html`<form novalidate @submit=${this.#submit} aria-labelledby="step-up-title">
       <h3 id="step-up-title">${this.t('stepUp.title')}</h3>
@@ -95,7 +127,7 @@ export class DashStepUp extends DashElement {
         <button type="button" class="link" @click=${() => ((this.factor = totp ? 'backup_code' : 'totp'), (this.codeError = false))}>
           ${totp ? this.t('signIn.useBackup') : this.t('signIn.useCode')}
         </button>
-        <button type="button" class="link" @click=${() => this.dispatchEvent(new StepUpCancelledEvent())}>${this.t('stepUp.cancel')}</button>
+        <button type="button" class="link" @click=${() => this.#done(false)}>${this.t('stepUp.cancel')}</button>
       </div>
     </form>`;
   }

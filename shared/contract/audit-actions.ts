@@ -26,5 +26,15 @@ export const AUDIT_ACTIONS = [
   'two_factor_requirement_changed',
   'keys_rotated',
   'refund_created',
+  // The dashboard's operations screens (issue 32 items 5 to 8): webhooks, settings, subscriptions.
+  'webhook_endpoint_created',
+  'webhook_endpoint_changed',
+  'webhook_endpoint_enabled',
+  'webhook_endpoint_disabled',
+  'webhook_endpoint_deleted',
+  'webhook_secret_rotated',
+  'settings_changed',
+  'allowed_origins_changed',
+  'subscription_cancelled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -7,6 +7,9 @@ import * as subscriptions from './subscriptions.ts';
 import * as orderDetail from './order-detail.ts';
 import * as refunds from './refunds.ts';
 import * as reports from './reports.ts';
+import * as sandbox from './sandbox.ts';
+import * as settings from './settings.ts';
+import * as webhooks from './webhooks.ts';
 import * as team from './team.ts';
 
 /**
@@ -17,8 +20,30 @@ import * as team from './team.ts';
 export const contract = {
   orders: { list: orders.listOrders, export: orders.exportOrders },
   customers: { list: customers.listCustomers, export: customers.exportCustomers, get: customers.getCustomer, revokeCard: customers.revokeCustomerCard },
-  subscriptions: { list: subscriptions.listSubscriptions, export: subscriptions.exportSubscriptions },
-  paymentLinks: { list: links.listPaymentLinks, get: links.getPaymentLink, orders: links.listPaymentLinkOrders },
+  subscriptions: { list: subscriptions.listSubscriptions, export: subscriptions.exportSubscriptions, cancel: subscriptions.cancelSubscription },
+  paymentLinks: {
+    list: links.listPaymentLinks,
+    get: links.getPaymentLink,
+    orders: links.listPaymentLinkOrders,
+    create: links.createPaymentLink,
+    edit: links.editPaymentLink,
+    activate: links.activatePaymentLink,
+    disable: links.disablePaymentLink,
+  },
+  webhooks: {
+    create: webhooks.createWebhookEndpoint,
+    list: webhooks.listWebhookEndpoints,
+    update: webhooks.updateWebhookEndpoint,
+    rotateSecret: webhooks.rotateWebhookSecret,
+    disable: webhooks.disableWebhookEndpoint,
+    enable: webhooks.enableWebhookEndpoint,
+    delete: webhooks.deleteWebhookEndpoint,
+    test: webhooks.sendTestWebhook,
+    deliveries: webhooks.listWebhookDeliveries,
+    resend: webhooks.resendWebhookDelivery,
+  },
+  settings: { get: settings.getSettings, update: settings.updateSettings, setAllowedOrigins: settings.setAllowedOrigins },
+  sandbox: { simulateTransfer: sandbox.simulateTransfer },
   events: { list: events.listEvents },
   orderDetail: { get: orderDetail.getOrder, addNote: orderDetail.addOrderNote, refund: orderDetail.refundOrder },
   refunds: { list: refunds.listRefunds, export: refunds.exportRefunds },

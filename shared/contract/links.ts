@@ -3,6 +3,7 @@ import { successEnvelope } from '../envelope.ts';
 import { isoTimestamp, listQueryShape, pageEnvelope } from './lists.ts';
 import { endpoint } from './endpoint.ts';
 import { orderFiltersShape, orderSummarySchema } from './orders.ts';
+import { createLinkRequestSchema, editLinkRequestSchema } from '../links.ts';
 
 /**
  * The merchant's payment links as operations see them (secret key). The paths are `/checkout/payment-links`, not
@@ -95,5 +96,62 @@ export const listPaymentLinkOrders = endpoint({
   params: linkParamsSchema,
   query: linkOrdersQuerySchema,
   success: pageEnvelope(orderSummarySchema, 'PaymentLinkOrderPage'),
+  errors: ['VAL400', 'NF404'],
+});
+
+/**
+ * Making and changing links from the dashboard (`links.write`): the bodies are the gateway's own
+ * (`POST /checkout/links/create`, `PATCH /checkout/links/{id}/edit`), the answers the operations API's link.
+ */
+export const createPaymentLink = endpoint({
+  method: 'POST',
+  path: '/checkout/payment-links',
+  auth: 'secret',
+  permission: 'links.write',
+  summary: 'Create a payment link',
+  description: 'The body of `POST /checkout/links/create` (Name, Description, PaymentType, Currency, AuthOption, Amount or none for a customer-chosen amount, Limit, FrequencyId and NumberOfPayments for SUB, BackgroundImage, Website); answers the link as the list shows it.',
+  tags: ['Operations'],
+  body: createLinkRequestSchema,
+  success: successEnvelope(linkSummarySchema),
+  errors: ['VAL400'],
+});
+
+export const editPaymentLink = endpoint({
+  method: 'PATCH',
+  path: '/checkout/payment-links/:idOrReference',
+  auth: 'secret',
+  permission: 'links.write',
+  summary: 'Edit a payment link',
+  description: "The body of `PATCH /checkout/links/{id}/edit`: absent or null members keep their value; the reference, address and currency stay.",
+  tags: ['Operations'],
+  params: linkParamsSchema,
+  body: editLinkRequestSchema,
+  success: successEnvelope(linkSummarySchema),
+  errors: ['VAL400', 'NF404'],
+});
+
+export const activatePaymentLink = endpoint({
+  method: 'POST',
+  path: '/checkout/payment-links/:idOrReference/activate',
+  auth: 'secret',
+  permission: 'links.write',
+  summary: 'Activate a payment link',
+  description: 'The link takes orders again.',
+  tags: ['Operations'],
+  params: linkParamsSchema,
+  success: successEnvelope(linkSummarySchema),
+  errors: ['VAL400', 'NF404'],
+});
+
+export const disablePaymentLink = endpoint({
+  method: 'POST',
+  path: '/checkout/payment-links/:idOrReference/disable',
+  auth: 'secret',
+  permission: 'links.write',
+  summary: 'Disable a payment link',
+  description: "The link's page says it is no longer active and it takes no new orders; orders already made keep their pages.",
+  tags: ['Operations'],
+  params: linkParamsSchema,
+  success: successEnvelope(linkSummarySchema),
   errors: ['VAL400', 'NF404'],
 });

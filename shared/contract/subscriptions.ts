@@ -3,6 +3,7 @@ import { SUBSCRIPTION_STATES } from '../subscriptions.ts';
 import { isoTimestamp, listQueryShape, pageEnvelope } from './lists.ts';
 import { endpoint } from './endpoint.ts';
 import { commaList, moneySchema } from './orders.ts';
+import { successEnvelope } from '../envelope.ts';
 
 /**
  * The merchant's subscriptions across its links (secret key): where each stands, its plan and its next charge.
@@ -72,4 +73,19 @@ export const exportSubscriptions = endpoint({
   success: z.string(),
   produces: 'text/csv',
   errors: ['VAL400'],
+});
+
+export const cancelSubscription = endpoint({
+  method: 'POST',
+  path: '/checkout/subscriptions/:subscriptionId/cancel',
+  auth: 'secret',
+  permission: 'customers.manage',
+  stepUp: { audit: 'subscription_cancelled' },
+  summary: 'Cancel a subscription',
+  description:
+    'No further charge is made (what `PATCH /checkout/links/recurringpayment/{id}/cancel` does, for the dashboard). `chargeInFlight`: a charge had already gone to the card issuer; if it is approved it is refunded in full. Cancelling twice changes nothing.',
+  tags: ['Operations'],
+  params: z.object({ subscriptionId: z.coerce.number({ message: 'must be a subscription id' }).int().positive().max(999_999_999) }),
+  success: successEnvelope(z.object({ id: z.number().int(), cancelled: z.literal(true), chargeInFlight: z.boolean() })),
+  errors: ['VAL400', 'NF404', 'CON409'],
 });

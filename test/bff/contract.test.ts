@@ -10,15 +10,12 @@ type Document = { paths: Record<string, Record<string, { summary?: string; respo
  */
 const ROUTES_BEFORE_THE_CONTRACT = new Set([
   'GET /checkout/banks', 'GET /checkout/frequencies', 'GET /checkout/keys', 'GET /checkout/links/all', 'GET /checkout/links/types',
-  'GET /checkout/links/{link}/subscriptions', 'GET /checkout/webhooks', 'GET /checkout/webhooks/{endpointId}/deliveries',
-  'GET /checkout/result', 'GET /checkout/3ds/{paymentReference}', 'GET /checkout/frame/{token}',
+  'GET /checkout/links/{link}/subscriptions', 'GET /checkout/result', 'GET /checkout/3ds/{paymentReference}', 'GET /checkout/frame/{token}',
   'POST /checkout/customers/sessions', 'POST /checkout/embed/sessions', 'POST /checkout/frame', 'POST /checkout/links/create',
   'POST /checkout/links/{id}/edit', 'PATCH /checkout/links/{id}/edit', 'PUT /checkout/links/{id}/edit', 'POST /checkout/links/recurringpayment/{id}/cancel',
   'POST /checkout/order/create', 'POST /checkout/order/event/track', 'POST /checkout/order/fee', 'POST /checkout/order/pay',
   'POST /checkout/order/refund', 'POST /checkout/order/status', 'POST /checkout/order/verify', 'POST /checkout/sandbox/encrypt',
-  'POST /checkout/sandbox/transfers', 'POST /checkout/sandbox/clock', 'POST /checkout/subscriptions/cancel', 'POST /checkout/webhooks',
-  'POST /checkout/webhooks/{endpointId}/disable', 'POST /checkout/webhooks/{endpointId}/rotate-secret',
-  'POST /checkout/webhooks/deliveries/{deliveryId}/resend', 'POST /checkout/3ds/{paymentReference}',
+  'POST /checkout/sandbox/clock', 'POST /checkout/subscriptions/cancel', 'POST /checkout/3ds/{paymentReference}',
   'PATCH /checkout/links/{id}/status/activate', 'PATCH /checkout/links/{id}/status/disable', 'PATCH /checkout/links/recurringpayment/{id}/cancel',
   'GET /checkout/subscriptions/cancel',
   // The TransactPay family's own status answer (issue 34): registered the classic way beside its /checkout twin.

@@ -103,7 +103,7 @@ describe.each(drivers)('bank transfer on %s', (driver) => {
     const stranger = new CheckoutClient(app, await createMerchant(app));
     expect((await stranger.transfer(details.bankAccount, 10)).statusCode).toBe(404);
     const bad = await client.transfer('12345', 10);
-    expect(bad.json()).toEqual({ status: 'failed', statusCode: 'VAL400', message: 'The accountNumber field must be a 10-digit account number.' });
+    expect(bad.json()).toMatchObject({ status: 'failed', statusCode: 'VAL400', message: 'The accountNumber field must be a 10-digit account number.' });
   });
 
   it('opens a transfer account and completes it from legacy RSA payloads', async () => {

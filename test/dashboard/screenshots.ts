@@ -8,6 +8,7 @@ import { createServer as createViteServer } from 'vite';
 import { dashboardPolicy } from '../../bff/security/csp.ts';
 import { dashboardConfig } from '../../vite.config.ts';
 import { order, orderDetailAnswer, orderPage, ORDERS } from './support/fixtures.ts';
+import { operationsAnswer } from './support/operations-fixtures.ts';
 
 /**
  * `npm run dashboard:screenshots`: serves the dashboard's modules (Vite, no hot reload) under the production page's
@@ -35,6 +36,16 @@ const SCREENS = [
   { name: 'sign-in', hash: '#/sign-in', ready: 'dash-sign-in >> form', signedOut: true },
   { name: 'sign-in-code', hash: '#/sign-in', ready: 'dash-sign-in >> form', signedOut: true, code: true },
   { name: 'accept', hash: '#/accept?token=inv_1', ready: 'dash-accept >> form', signedOut: true },
+  // The operations screens (issue 32 items 5 to 8).
+  { name: 'links', hash: '#/links', ready: 'dash-links >> [data-reference]' },
+  { name: 'link', hash: '#/links/Zk3vQm9sT1', ready: 'dash-link >> dash-qr-code >> svg' },
+  { name: 'subscriptions', hash: '#/subscriptions', ready: 'dash-subscriptions >> [data-subscription]' },
+  { name: 'customers', hash: '#/customers', ready: 'dash-customers >> [data-customer]' },
+  { name: 'customer', hash: '#/customers/cus_ada', ready: 'dash-customer >> [data-card]' },
+  { name: 'developers', hash: '#/developers', ready: 'dash-developers >> dash-webhook-endpoints >> [data-endpoint]' },
+  { name: 'settings', hash: '#/settings', ready: 'dash-settings >> form' },
+  { name: 'team', hash: '#/team', ready: 'dash-team >> [data-member]' },
+  { name: 'audit', hash: '#/audit', ready: 'dash-audit >> tbody tr' },
 ] as const;
 
 const MORE_ORDERS = [
@@ -61,6 +72,18 @@ const server = createServer((request, response) => {
   if (found) {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(orderDetailAnswer(found)));
+    return;
+  }
+  const operations = operationsAnswer(request.method ?? 'GET', url);
+  if (operations) {
+    response.writeHead(operations.status ?? 200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(operations.body));
+    return;
+  }
+  if (url.pathname.startsWith('/l/')) {
+    // The link's hosted page, as the backend serves it to the dashboard's preview frame (its own policy allows 'self').
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'" });
+    response.end('<!doctype html><html lang="en"><head><title>Spring concert tickets</title><style>body{font:16px system-ui;margin:0;padding:24px;background:#fff;color:#111}h1{font-size:20px}button{padding:12px 16px;background:#0f766e;color:#fff;border:0;border-radius:8px}</style></head><body><p>Acme Stores</p><h1>Spring concert tickets</h1><p>Two seats, row F.</p><p><strong>₦15,000.00</strong></p><label>E-mail <input></label><p><button>Pay</button></p></body></html>');
     return;
   }
   if (url.pathname === '/checkout/orders') {

@@ -14,7 +14,7 @@ CREATE INDEX order_notes_order ON order_notes (order_id, id);
 
 -- The timeline finds an order's merchant events, and each event's deliveries.
 CREATE INDEX domain_events_order ON domain_events (order_id) WHERE order_id IS NOT NULL;
--- 016 (operations lists) made the same index: both branches wanted it.
+-- Migration 016 made it already: kept for databases that somehow lack it, without failing where it exists.
 CREATE INDEX IF NOT EXISTS webhook_deliveries_event ON webhook_deliveries (event_id);
 
 -- Reports: successful attempts by when they were confirmed.

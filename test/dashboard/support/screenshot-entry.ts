@@ -1,6 +1,7 @@
 import '../../../dashboard/api/zod-config.ts';
 import '../../../dashboard/components/app.ts';
 import { fakeSession, reportSummary } from './fixtures.ts';
+import { OWNER } from './operations-fixtures.ts';
 
 /**
  * The dashboard as the screenshots script shows it: the real shell and screens, with the session and reports
@@ -8,7 +9,8 @@ import { fakeSession, reportSummary } from './fixtures.ts';
  */
 const signedOut = new URLSearchParams(location.search).has('signed-out');
 const app = document.createElement('dash-app');
-app.session = fakeSession(signedOut ? null : undefined);
+// The owner: every permission, so the navigation shows every screen.
+app.session = fakeSession(signedOut ? null : OWNER);
 app.reports = { summary: async (range) => reportSummary(range) };
 document.body.style.margin = '0';
 document.body.append(app);
