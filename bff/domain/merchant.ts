@@ -20,8 +20,9 @@ export type Shopper = { id: number; reference: string };
 
 /**
  * Who is calling: resolved from the `api-key` header, with what the merchant's server granted this browser (a
- * publishable-key caller): the order of a client token, and the customer of a customer session.
+ * publishable-key caller): the order of a client token, and the customer of a customer session. `frameOrigin` is
+ * the page origin of the checkout frame session the call came with (`checkout-session`), checked by the auth plugin.
  */
-export type Caller = { merchant: Merchant; mode: Mode; kind: KeyKind; orderGrant?: string; shopper?: Shopper };
+export type Caller = { merchant: Merchant; mode: Mode; kind: KeyKind; orderGrant?: string; shopper?: Shopper; frameOrigin?: string };
 
 export type { KeyKind, Mode };

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { checkoutIn, chooseMethod, launchBrowser, logEntry, modalCheckout, newPage, screenshot, settled } from './support/browser.ts';
 import { serveMerchantPage } from './support/merchant-page.ts';
+import { demoUrl } from './support/server.ts';
 
 const server = inject('server');
 let browser: Browser;
@@ -16,7 +17,7 @@ afterAll(async () => {
 describe('security in the browser', () => {
   it('runs the demo page, the checkout frame, its lazy views and the modal under the strict CSP without a single violation', async () => {
     const { page, problems, console: messages } = await newPage(browser);
-    const response = await page.goto(`${server.baseUrl}/demo/`);
+    const response = await page.goto(demoUrl(server));
     const policy = response?.headers()['content-security-policy'] ?? '';
     expect(policy).toContain("script-src 'self'");
     expect(policy).toContain("style-src 'self'");

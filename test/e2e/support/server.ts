@@ -47,7 +47,10 @@ export async function startServer(
   { dataDir = newDataDir(), compiled = false }: { dataDir?: string; compiled?: boolean } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  // The checkout's public address is `localhost`, and shops are opened on 127.0.0.1 (`demoUrl`, `startShop`,
+  // `serveMerchantPage`): another site to the browser, as every merchant's page is. A checkout framed from its own
+  // site would hide what browsers refuse a cross-site frame (third-party storage, features the page must delegate).
+  const baseUrl = `http://localhost:${port}`;
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'CHECKOUT_MASTER_KEY', 'NODE_ENV']) delete inherited[name];
   const env: NodeJS.ProcessEnv = {
@@ -100,6 +103,16 @@ export async function startServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The host a shop's page is opened on: another site than the checkout's (`localhost`). */
+export const SHOP_HOST = '127.0.0.1';
+
+/** The demo shop (/demo/) opened on another site than the checkout: it embeds the checkout from `localhost`. */
+export function demoUrl(server: { baseUrl: string }): string {
+  const url = new URL('/demo/', server.baseUrl);
+  url.hostname = SHOP_HOST;
+  return url.href;
 }
 
 export function newDataDir(): string {
