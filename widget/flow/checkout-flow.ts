@@ -524,6 +524,9 @@ export class CheckoutFlow implements ReactiveController {
     } else if (latest?.kind === 'authenticate' || latest?.kind === 'confirming') {
       this.authUrl = latest.kind === 'authenticate' ? latest.redirectUrl : undefined;
       this.option = 'C';
+    } else if (payment) {
+      // A settled attempt (a declined card, an expired account) still says the method chosen: trying again keeps it.
+      this.option = payment.data.bankTransferDetails ? 'bank-transfer' : 'C';
     } else if (!this.option && this.optionCount === 1) {
       this.option = order.otherPaymentOptions[0]!.code;
     }
