@@ -6,6 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import auth from './plugins/auth.ts';
+import cookie from './plugins/cookie.ts';
+import { sessionCookieName } from './security/session-cookie.ts';
+import teamRoutes from './routes/team.ts';
+import teamAccountRoutes from './routes/team-account.ts';
+import teamMemberRoutes from './routes/team-members.ts';
 import cors from './plugins/cors.ts';
 import decrypt from './plugins/decrypt.ts';
 import idempotency from './plugins/idempotency.ts';
@@ -28,6 +33,7 @@ import resultRoutes from './routes/result.ts';
 import customerRoutes from './routes/customers.ts';
 import orderRoutes from './routes/orders.ts';
 import paymentRoutes from './routes/payments.ts';
+import transactPayRoutes from './routes/transactpay.ts';
 import refundRoutes from './routes/refunds.ts';
 import sandboxRoutes from './routes/sandbox.ts';
 import webhookRoutes from './routes/webhooks.ts';
@@ -36,6 +42,9 @@ import customerListRoutes from './routes/customer-lists.ts';
 import subscriptionListRoutes from './routes/subscription-lists.ts';
 import linkListRoutes from './routes/link-lists.ts';
 import eventListRoutes from './routes/event-lists.ts';
+import orderDetailRoutes from './routes/order-detail.ts';
+import refundListRoutes from './routes/refund-lists.ts';
+import reportRoutes from './routes/reports.ts';
 import jobs from './plugins/jobs.ts';
 import metrics from './plugins/metrics.ts';
 import requestContext from './plugins/request-context.ts';
@@ -48,6 +57,7 @@ import { loadMasterKey } from './crypto/master-key.ts';
 import { AdvancingClock, systemClock, type Clock } from './services/clock.ts';
 import type { TemplateSource } from './pages/checkout-page.ts';
 import { validatorCompiler } from './validation.ts';
+import { acceptJsonBodies } from './json-body.ts';
 import { routedUrl } from './routes/transactpay-paths.ts';
 import { serializeError, serializeRequest } from './log-serializers.ts';
 import { logBindings } from './request-context.ts';
@@ -71,6 +81,8 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   const fastify = instance.withTypeProvider<ZodTypeProvider>();
   fastify.setValidatorCompiler(validatorCompiler);
   fastify.setSerializerCompiler(serializerCompiler);
+  // Every context below inherits the bounded JSON parser (bff/json-body.ts).
+  acceptJsonBodies(fastify);
 
   await fastify.register(envelope);
   await fastify.register(metrics, { defaultMetrics: config.metrics !== undefined });
@@ -83,7 +95,8 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   // Before auth: its hooks run in registration order, and a refused key (401, 403) must carry the CORS headers too,
   // or the merchant's page reads a network failure instead of the envelope's code.
   await fastify.register(cors);
-  await fastify.register(auth);
+  await fastify.register(cookie);
+  await fastify.register(auth, { publicBaseUrl: config.publicBaseUrl, sessionCookieName: sessionCookieName(config.environment) });
   await fastify.register(decrypt, { masterKey, legacyRsa: config.legacyRsa });
   await fastify.register(idempotency, { masterKey });
   await fastify.register(helmet);
@@ -98,11 +111,11 @@ export const app: FastifyPluginAsync<AppOptions> = async (instance, { config, cl
   // send) objects of different shapes, and V8 drops their optimized code each time the traffic moves from one
   // endpoint to another (docs/decisions.md, "One request and reply shape for the API"). The routes that read HTML
   // forms keep contexts of their own: their body parsers are theirs alone.
-  for (const routes of [healthRoutes, frequencyRoutes, bankRoutes, linkRoutes, subscriptionRoutes, keyRoutes, orderRoutes, customerRoutes, paymentRoutes, refundRoutes, sandboxRoutes, webhookRoutes, resultRoutes]) {
+  for (const routes of [healthRoutes, frequencyRoutes, bankRoutes, linkRoutes, subscriptionRoutes, keyRoutes, orderRoutes, customerRoutes, paymentRoutes, transactPayRoutes, refundRoutes, sandboxRoutes, webhookRoutes, resultRoutes]) {
     await fastify.register(fp(routes));
   }
   // The operations API, registered from its contract (shared/contract/): each module is a plugin of its own name.
-  for (const routes of [orderListRoutes, customerListRoutes, subscriptionListRoutes, linkListRoutes, eventListRoutes]) await fastify.register(routes);
+  for (const routes of [orderListRoutes, orderDetailRoutes, refundListRoutes, reportRoutes, customerListRoutes, subscriptionListRoutes, linkListRoutes, eventListRoutes, teamRoutes, teamAccountRoutes, teamMemberRoutes]) await fastify.register(routes);
   await fastify.register(sandboxIssuerRoutes);
   await fastify.register(embedRoutes, { publicBaseUrl: config.publicBaseUrl });
   await fastify.register(pageRoutes, { publicBaseUrl: config.publicBaseUrl });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
+import { MAX_ENABLED_ENDPOINTS } from './domain/webhooks.ts';
 import { BUILD_ROOT } from './paths.ts';
 
 /** Where `npm run build` puts the widget: dist/widget at the project root (the compiled server's own build's). */
@@ -54,12 +55,26 @@ const environmentSchema = z.object({
   // Webhooks to loopback, private-network and internal addresses (a receiver beside a self-hosted server, tests); off
   // in every mode, because a merchant's URL would otherwise reach the server's own machine and network.
   WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: z.enum(['0', '1'], { message: 'must be 0 or 1' }).default('0'),
+
+  // Jobs each process runs at once per lane: payment-state jobs (expiries, re-queries, charges, refunds), and
+  // webhook deliveries, which wait on merchants' servers and so never take the payment lane's slots.
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(2).max(1024).default(32),
+  // Attempts one webhook endpoint may have in flight; the others of that endpoint wait, their attempts untouched.
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  // After this many timeouts in a row an endpoint's deliveries wait WEBHOOK_BREAKER_COOLDOWN_SECONDS, not a timeout each.
+  WEBHOOK_BREAKER_TIMEOUTS: z.coerce.number().int().min(1).max(1000).default(5),
+  WEBHOOK_BREAKER_COOLDOWN_SECONDS: z.coerce.number().min(1).max(24 * 3600).default(300),
   // Abuse limits (README, "Limits"): requests per window and client; a shared Redis store when REDIS_URL is set.
   REDIS_URL: z.string().regex(/^rediss?:\/\//, { message: 'must be a redis:// or rediss:// URL' }).optional(),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(1200),
+  // A secret key's requests from every address; a publishable key (public: any page shows it) counts per client address.
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(6000),
-  RATE_LIMIT_PER_LINK: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_PER_PUBLISHABLE_KEY_IP: z.coerce.number().int().min(1).default(600),
+  // A payment link's form posts from every address (a ceiling), and from one address.
+  RATE_LIMIT_PER_LINK: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_PER_LINK_IP: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
   // Proxies in front of the server whose X-Forwarded-For is believed (per-IP limits need the client's address).
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
@@ -97,18 +112,34 @@ export type Config = {
   masterKey: Buffer | undefined;
   logLevel: (typeof logLevels)[number];
   transferExpiryMinutes: number;
-  jobs: { pollMs: number; leaseMs: number };
+  /** The job runner: its poll, its lease, and each lane's slots in this process. */
+  jobs: { pollMs: number; leaseMs: number; concurrency: { payments: number; webhooks: number } };
   processorTimeoutMs: number;
   /** A webhook request is abandoned after this long; always shorter than the job lease. */
   webhookTimeoutMs: number;
   /** Where webhooks may go: public internet addresses only, unless the operator allows private ones. */
   webhookDestinations: { allowPrivate: boolean };
+
+  /** What one webhook endpoint may take of the delivery lane: attempts in flight, and its breaker. */
+  webhookEndpoints: { inFlight: number; breakerTimeouts: number; breakerCooldownMs: number };
   /** The built widget the backend serves (checkout page, assets, embed.js). */
   widgetDir: string;
   /** The built dashboard the backend serves at /dashboard/ (by default beside the widget's build: the same `vite build` writes both). */
   dashboardDir: string;
-  /** Requests allowed per window: per client address, per api-key, per payment-link page (posts), failures per address. */
-  rateLimits: { windowMs: number; perIp: number; perKey: number; perLink: number; failuresPerIp: number; redisUrl: string | undefined };
+  /**
+   * Requests allowed per window: per client address; per secret key; per publishable key and client address; per
+   * payment-link page (its form posts) and per page and client address; failed answers per address.
+   */
+  rateLimits: {
+    windowMs: number;
+    perIp: number;
+    perKey: number;
+    perPublishableKeyIp: number;
+    perLink: number;
+    perLinkIp: number;
+    failuresPerIp: number;
+    redisUrl: string | undefined;
+  };
   trustProxyHops: number;
   /**
    * The legacy RSA worker pool of each server process: its threads (undefined: one per core, or in a cluster twice
@@ -153,6 +184,12 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       `Invalid configuration: JOBS_LEASE_SECONDS (${values.JOBS_LEASE_SECONDS}) must be at least WEBHOOK_TIMEOUT_SECONDS + ${WEBHOOK_LEASE_MARGIN_SECONDS} (${values.WEBHOOK_TIMEOUT_SECONDS + WEBHOOK_LEASE_MARGIN_SECONDS}), so a webhook request ends before its job's lease.`,
     );
   }
+  // One merchant's endpoints, each at its in-flight limit, must leave slots of the delivery lane for the others.
+  if (values.WEBHOOK_CONCURRENCY <= MAX_ENABLED_ENDPOINTS * values.WEBHOOK_ENDPOINT_CONCURRENCY) {
+    throw new ConfigError(
+      `Invalid configuration: WEBHOOK_CONCURRENCY (${values.WEBHOOK_CONCURRENCY}) must be more than ${MAX_ENABLED_ENDPOINTS} endpoints × WEBHOOK_ENDPOINT_CONCURRENCY (${MAX_ENABLED_ENDPOINTS * values.WEBHOOK_ENDPOINT_CONCURRENCY}), so one merchant's endpoints cannot fill the delivery lane.`,
+    );
+  }
   // PGlite's database is opened by one process; on PostgreSQL, WORKERS processes, else one per core.
   const processes = values.DATABASE_URL ? (values.WORKERS ?? availableParallelism()) : 1;
   if (values.CHECKOUT_TEST_CLOCK === '1' && values.NODE_ENV !== 'test') {
@@ -173,10 +210,20 @@ export function readConfig(env: Record<string, string | undefined>): Config {
     masterKey: values.CHECKOUT_MASTER_KEY ? Buffer.from(values.CHECKOUT_MASTER_KEY, 'base64') : undefined,
     logLevel: values.LOG_LEVEL,
     transferExpiryMinutes: values.TRANSFER_EXPIRY_MINUTES,
-    jobs: { pollMs: values.JOBS_POLL_MS, leaseMs: values.JOBS_LEASE_SECONDS * 1000 },
+    jobs: {
+      pollMs: values.JOBS_POLL_MS,
+      leaseMs: values.JOBS_LEASE_SECONDS * 1000,
+      concurrency: { payments: values.JOBS_CONCURRENCY, webhooks: values.WEBHOOK_CONCURRENCY },
+    },
     processorTimeoutMs: values.PROCESSOR_TIMEOUT_SECONDS * 1000,
     webhookTimeoutMs: values.WEBHOOK_TIMEOUT_SECONDS * 1000,
     webhookDestinations: { allowPrivate: values.WEBHOOK_ALLOW_PRIVATE_DESTINATIONS === '1' },
+
+    webhookEndpoints: {
+      inFlight: values.WEBHOOK_ENDPOINT_CONCURRENCY,
+      breakerTimeouts: values.WEBHOOK_BREAKER_TIMEOUTS,
+      breakerCooldownMs: values.WEBHOOK_BREAKER_COOLDOWN_SECONDS * 1000,
+    },
     widgetDir: values.CHECKOUT_WIDGET_DIR ? path.resolve(values.CHECKOUT_WIDGET_DIR) : DEFAULT_WIDGET_DIR,
     dashboardDir: values.CHECKOUT_DASHBOARD_DIR
       ? path.resolve(values.CHECKOUT_DASHBOARD_DIR)
@@ -185,7 +232,9 @@ export function readConfig(env: Record<string, string | undefined>): Config {
       windowMs: values.RATE_LIMIT_WINDOW_SECONDS * 1000,
       perIp: values.RATE_LIMIT_PER_IP,
       perKey: values.RATE_LIMIT_PER_KEY,
+      perPublishableKeyIp: values.RATE_LIMIT_PER_PUBLISHABLE_KEY_IP,
       perLink: values.RATE_LIMIT_PER_LINK,
+      perLinkIp: values.RATE_LIMIT_PER_LINK_IP,
       failuresPerIp: values.RATE_LIMIT_FAILURES_PER_IP,
       redisUrl: values.REDIS_URL,
     },

@@ -1,5 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '../shared/envelope.ts';
-import type { ConflictReason, ErrorReason, NotFoundReason, ValidationReason } from '../shared/contract/reasons.ts';
+import type { AuthReason, ConflictReason, ErrorReason, NotFoundReason, ValidationReason } from '../shared/contract/reasons.ts';
 
 /**
  * Errors are values with a code from the closed set of protocol.md section 1. Services throw them through the
@@ -23,10 +23,16 @@ export class AppError extends Error {
   }
 }
 
-export const invalid = (message: string, httpStatus?: number, reason?: ValidationReason) =>
+export const invalid = (message: string, httpStatus?: number, reason?: ValidationReason | 'password_rejected') =>
   new AppError('VAL400', message, { ...(httpStatus ? { httpStatus } : {}), ...(reason ? { reason } : {}) });
-export const unauthenticated = (message: string) => new AppError('AUTH401', message);
-export const forbidden = (message: string) => new AppError('AUTH403', message);
+export const unauthenticated = (message: string, reason?: AuthReason) => new AppError('AUTH401', message, reason ? { reason } : {});
+export const forbidden = (message: string, reason?: AuthReason) => new AppError('AUTH403', message, reason ? { reason } : {});
+/** Too many failed sign-in steps for an account or from an address: the same answer whether the account exists. */
+export const signInLocked = (retryAfterSeconds: number) =>
+  new AppError('RATE429', `Too many failed sign-in attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`, {
+    headers: { 'retry-after': String(retryAfterSeconds) },
+    reason: 'sign_in_locked',
+  });
 export const notFound = (message: string, reason?: NotFoundReason) => new AppError('NF404', message, reason ? { reason } : {});
 export const conflict = (message: string, reason?: ConflictReason) => new AppError('CON409', message, reason ? { reason } : {});
 export const idempotencyMismatch = (message: string) => new AppError('IDEM422', message);

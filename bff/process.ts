@@ -74,22 +74,27 @@ export async function listenWithBanner(app: FastifyInstance, config: Config, ext
   process.stdout.write(banner(config, sandbox, lines));
 }
 
-/** Stop taking requests, finish those in flight and the jobs running, close storage; then exit. */
+/**
+ * Stop taking requests, finish those in flight and the jobs running, close storage; then exit. A cluster's worker
+ * does the same when its primary is gone (its IPC channel closes): a primary killed outright restarts no worker, so
+ * the workers end too and the supervisor (docs/operations.md) restarts the whole server instead of leaving workers
+ * that nothing watches.
+ */
 function shutDownOnSignals(app: FastifyInstance, closing: (() => Promise<void>)[]): void {
   let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      // Ctrl-C reaches the workers and the primary, which then passes SIGTERM on: one shutdown each.
-      if (stopping) return;
-      stopping = true;
-      app.log.info({ signal }, 'shutting down');
-      setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
-      Promise.all([app.close(), ...closing.map((close) => close())]).then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  }
+  const shutDown = (cause: string) => {
+    // Ctrl-C reaches the workers and the primary, which then passes SIGTERM on: one shutdown each.
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal: cause }, 'shutting down');
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    Promise.all([app.close(), ...closing.map((close) => close())]).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => shutDown(signal));
+  if (cluster.isWorker) process.on('disconnect', () => shutDown('primary gone'));
 }
 
 /**

@@ -62,7 +62,7 @@ export const subsidiarySchema = z
     name: z.string(),
     country: z.string().length(2),
     supportEmail: z.string(),
-    customization: z.array(z.record(z.string(), z.unknown())).nullable(),
+    customization: z.array(z.record(z.string(), z.unknown())).describe('the checkout customization; [] when none'),
     logo: z.string().nullable().describe("The merchant's logo (an https address), shown in the checkout's header; null shows its initials. This service's addition."),
   })
   .meta({ id: 'Subsidiary' });

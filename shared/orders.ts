@@ -111,7 +111,7 @@ export const createOrderDataSchema = z.object({
   customer: customerSchema,
   payment: z.object({
     code: z.string().nullable(),
-    source: z.string().nullable(),
+    source: z.string().describe("who created the order: `server` (secret key) or `browser` (publishable key); the iOS SDK's model requires a string"),
     selectedOption: z.string().nullable(),
     accountNumber: z.string().nullable(),
     bankProviderName: z.string().nullable(),
@@ -140,3 +140,18 @@ export type CreateOrderResponse = z.infer<typeof createOrderResponseSchema>;
 export const referencePlainSchema = z
   .object({ reference: aliased(requiredText(64), 'orderReference', 'orderreference') })
   .meta({ id: 'OrderReference', example: { reference: 'ORDER-1042' } });
+
+/**
+ * `/payment/order/status` also takes the reference wrapped as the Dart package's `orderStatus` sends it
+ * (`{"orderId": {"reference": ...}}`); the reference at the top level wins.
+ */
+export const transactPayStatusPlainSchema = z
+  .object({
+    reference: aliased(optionalText(64), 'orderReference', 'orderreference'),
+    orderId: aliased(z.object({ reference: aliased(requiredText(64), 'orderReference', 'orderreference') }).optional(), 'orderid'),
+  })
+  .superRefine((body, context) => {
+    if (body.reference === undefined && body.orderId === undefined) context.addIssue({ code: 'custom', path: ['reference'], message: 'is required' });
+  })
+  .transform((body) => ({ reference: body.reference ?? body.orderId!.reference }))
+  .meta({ id: 'TransactPayOrderReference', example: { reference: 'ORDER-1042' } });

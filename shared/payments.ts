@@ -84,6 +84,7 @@ export const bankTransferDetailsSchema = z.object({
   bankAccount: z.string(),
   accountName: z.string(),
   bankName: z.string(),
+  bankCode: z.string().describe("the receiving bank's code (CBN style; 999 for the sandbox bank); the iOS SDK reads it"),
   amount: z.number().describe('what the customer must send, in major units'),
   amountPaid: z.number().describe('received so far'),
   amountDue: z.number().describe('still to send'),
@@ -93,7 +94,7 @@ export type BankTransferDetails = z.infer<typeof bankTransferDetailsSchema>;
 
 export const payOrderDataSchema = z.object({
   paymentDetail: z.object({
-    redirectUrl: z.string().nullable(),
+    redirectUrl: z.string().nullable().describe('where the customer authenticates; on the /payment paths "" (never null) when there is nowhere to go'),
     recipientAccount: z.string().nullable(),
     paymentReference: z.string(),
   }),
@@ -168,3 +169,70 @@ export const orderStatusResponseSchema = z
   })
   .meta({ id: 'OrderStatusResponse' });
 export type OrderStatusResponse = z.infer<typeof orderStatusResponseSchema>;
+
+/**
+ * The order status as the TransactPay deployment's mobile SDKs read it at `/payment/order/status` (the ePayClub
+ * shape above stays at `/checkout/order/status`): the Kotlin SDK polls until the top-level `status` is
+ * `Successful` or `Failed` (the order's status name, not the envelope's `success`), and the iOS SDK decodes
+ * `statusCode`, `data.isFinalStatus`, `data.orderSummary` and `data.orderPayments`, every member typed as below.
+ */
+export const transactPayOrderSummarySchema = z.object({
+  id: int(),
+  paymentReference: z.string().nullable().describe('null only before any payment attempt'),
+  orderReference: z.string(),
+  totalChargedAmount: z.number(),
+  fee: z.number().describe("the customer's part of the fee (what totalChargedAmount adds to the amount)"),
+  subsidiaryFee: z.number().describe("the merchant's part of the fee"),
+  statusId: statusIdSchema,
+  status: z.string(),
+  paymentType: z.string().nullable().describe('null only before any payment attempt'),
+  currencyId: int().describe('ISO 4217 numeric code (NGN 566, USD 840)'),
+  currency: z.string(),
+  paymentResponseCode: z.string().nullable().describe('null only before any payment attempt'),
+  paymentResponseMessage: z.string().nullable().describe('null only before any payment attempt'),
+  providerResponseDate: z.string().nullable(),
+  datePaymentConfirmed: z.string().nullable(),
+  dateCreated: z.string(),
+  narration: z.string(),
+  remarks: z.string().nullable().describe('null only before any payment attempt'),
+});
+
+export const transactPayOrderPaymentSchema = z.object({
+  orderId: int(),
+  orderPaymentReference: z.string(),
+  paymentOptionId: int().describe('1 card, 2 bank transfer'),
+  statusId: statusIdSchema,
+  orderPaymentResponseCode: z.string(),
+  orderPaymentResponseMessage: z.string(),
+  orderPaymentInstrument: z.string().nullable(),
+  remarks: z.string(),
+  providerReference: z.string().describe('the reference the processor knows the charge by'),
+  providerResponseCode: z.string().describe("the processor's own code"),
+  paymentUrl: z.string().describe('the authentication page while 3-D Secure is awaited, else ""'),
+  externalReference: z.string().describe("the merchant's order reference"),
+  authOption: z.string().nullable(),
+  order: z.string().nullable(),
+  id: int().nullable(),
+  dateCreated: z.string().nullable(),
+  dateUpdated: z.string().nullable(),
+  dateDeleted: z.string().nullable(),
+  createdBy: int().nullable(),
+  updatedBy: int().nullable(),
+  deletedBy: int().nullable(),
+});
+
+export const transactPayStatusResponseSchema = z
+  .object({
+    status: z.string().describe('the order status name: Initiated, Pending, Failed, Successful or Reversed'),
+    statusCode: z.literal('00'),
+    message: z.string(),
+    data: z.object({
+      isFinalStatus: z.boolean(),
+      requeryNeeded: z.boolean(),
+      requeryType: z.string().nullable(),
+      orderSummary: transactPayOrderSummarySchema,
+      orderPayments: z.array(transactPayOrderPaymentSchema).describe('every attempt, oldest first'),
+    }),
+  })
+  .meta({ id: 'TransactPayOrderStatusResponse' });
+export type TransactPayStatusResponse = z.infer<typeof transactPayStatusResponseSchema>;

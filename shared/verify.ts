@@ -67,7 +67,7 @@ export const verifyDataSchema = z
       }),
     ),
     customer: z.object({
-      customerId: int(),
+      customerId: z.string().describe('a numeric string: the Flutter SDK reads a String, Jackson reads it into an Integer'),
       firstName: z.string(),
       lastName: z.string(),
       emailAddress: z.string().nullable(),

@@ -16,6 +16,8 @@ import { systemClock } from '../services/clock.ts';
 import { WebhookService, type WebhookScope } from '../services/webhooks.ts';
 import { createWebhookEndpointRequestSchema, webhookDeliveryIdSchema, webhookEndpointIdSchema } from '../../shared/webhooks.ts';
 import type { Storage } from '../storage/storage.ts';
+import { teamServices } from '../services/team-services.ts';
+import { ROLES } from '../../shared/contract/permissions.ts';
 
 /**
  * `npm run merchant -- <command>`: create, list, rotate-keys, origins, logo, webhook <action>. Stdout carries exactly one JSON document, so
@@ -32,7 +34,9 @@ const USAGE = `Usage:
   npm run merchant -- webhook rotate --id 1 --endpoint we_... [--mode test|live]               (prints the new secret, once)
   npm run merchant -- webhook disable --id 1 --endpoint we_... [--mode test|live]
   npm run merchant -- webhook deliveries --id 1 --endpoint we_... [--limit 20] [--mode test|live]
-  npm run merchant -- webhook resend --id 1 --delivery wd_... [--mode test|live]`;
+  npm run merchant -- webhook resend --id 1 --delivery wd_... [--mode test|live]
+  npm run merchant -- user invite --id 1 --email owner@acme.test --role owner   (prints a one-time link, valid 7 days)
+  npm run merchant -- user reset-password --email owner@acme.test               (prints a one-time link, valid 1 hour)`;
 
 const createSchema = z.object({
   name: z.string({ message: '--name is required' }).trim().min(1, '--name is required').max(200, '--name must be at most 200 characters'),
@@ -73,6 +77,13 @@ const deliveryOption = z.object({ delivery: z.string({ message: '--delivery is r
 const limitOption = z.object({
   limit: z.coerce.number({ message: '--limit must be a whole number from 1 to 100' }).int('--limit must be a whole number from 1 to 100').min(1, '--limit must be a whole number from 1 to 100').max(100, '--limit must be a whole number from 1 to 100').default(20),
 });
+
+const inviteSchema = z.object({
+  id: z.coerce.number({ message: '--id must be a merchant id' }).int().positive('--id must be a merchant id'),
+  email: z.string({ message: '--email is required' }).trim().pipe(z.email({ message: '--email must be an e-mail address' })),
+  role: z.enum(ROLES, { message: `--role must be one of ${ROLES.join(', ')}` }),
+});
+const resetSchema = z.object({ email: z.string({ message: '--email is required' }).trim().pipe(z.email({ message: '--email must be an e-mail address' })) });
 
 class UsageError extends Error {}
 
@@ -128,11 +139,44 @@ async function webhookCommand(storage: Storage, masterKey: Buffer, config: Confi
   }
 }
 
+/** `user <action>`: the first owner's invitation, and password-reset links (printed: this build sends no e-mail). */
+async function userCommand(storage: Storage, masterKey: Buffer, publicBaseUrl: string, action: string | undefined, values: Record<string, unknown>): Promise<unknown> {
+  const { team } = teamServices(storage, systemClock, masterKey, publicBaseUrl);
+  const origin = { ip: null, userAgent: 'npm run merchant' };
+  try {
+    switch (action) {
+      case 'invite': {
+        const input = parse(inviteSchema, values);
+        if (!(await merchants.findMerchant(storage, input.id))) throw new UsageError(`No merchant has id ${input.id}.`);
+        const existing = await team.findByEmail(input.email);
+        if (existing && (existing.merchantId !== input.id || existing.status === 'active' || existing.role !== input.role)) {
+          throw new UsageError(`${input.email} already has an account${existing.status === 'active' ? '' : ' (invited)'}; use user reset-password for a new link.`);
+        }
+        const { member, link } = existing ? { member: existing, link: await team.reinvite(existing) } : await team.invite(input.id, input.email, input.role, null, origin);
+        return { memberId: member.id, subsidiaryId: member.merchantId, email: member.email, role: member.role, acceptUrl: link.url, expiresAt: link.expiresAt.toISOString() };
+      }
+      case 'reset-password': {
+        const input = parse(resetSchema, values);
+        const issued = await team.resetLink(input.email, origin);
+        if (!issued) throw new UsageError(`No team member has the e-mail ${input.email}.`);
+        const field = issued.member.status === 'invited' ? 'acceptUrl' : 'resetUrl';
+        return { memberId: issued.member.id, email: issued.member.email, [field]: issued.link.url, expiresAt: issued.link.expiresAt.toISOString() };
+      }
+      default:
+        throw new UsageError(`Unknown user command "${action ?? ''}": use invite or reset-password.`);
+    }
+  } catch (error) {
+    if (isAppError(error)) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 async function main(): Promise<void> {
   const [command, ...afterCommand] = process.argv.slice(2);
   if (!command || command === 'help' || command === '--help') fail(USAGE, command ? 0 : 2);
-  const action = command === 'webhook' ? afterCommand[0] : undefined;
-  const rest = command === 'webhook' ? afterCommand.slice(1) : afterCommand;
+  const grouped = command === 'webhook' || command === 'user';
+  const action = grouped ? afterCommand[0] : undefined;
+  const rest = grouped ? afterCommand.slice(1) : afterCommand;
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -146,6 +190,7 @@ async function main(): Promise<void> {
       endpoint: { type: 'string' },
       delivery: { type: 'string' },
       limit: { type: 'string' },
+      role: { type: 'string' },
     },
     strict: true,
   });
@@ -159,6 +204,9 @@ async function main(): Promise<void> {
     switch (command) {
       case 'webhook':
         output = await webhookCommand(storage, masterKey, config, action, values);
+        break;
+      case 'user':
+        output = await userCommand(storage, masterKey, config.publicBaseUrl, action, values);
         break;
       case 'create': {
         const input = parse(createSchema, values);

@@ -1,3 +1,30 @@
+import type { Mode } from './merchant.ts';
+
+/** A payment link as stored: the gateway's fields, its plan, and how many payments it has taken. */
+export type StoredLink = {
+  id: number;
+  merchantId: number;
+  mode: Mode;
+  reference: string;
+  code: string;
+  name: string;
+  description: string;
+  paymentType: 'SC' | 'MC' | 'SUB';
+  currency: string;
+  authOption: 'AUTH' | 'NOAUTH';
+  amountMinor: number | null;
+  mobile: string | null;
+  backgroundImage: string | null;
+  website: string | null;
+  payerLimit: number;
+  /** A SUB link's plan (null on other links; a SUB link without a frequency bills monthly). */
+  frequencyId: number | null;
+  numberOfPayments: number | null;
+  uses: number;
+  isActive: boolean;
+  createdAt: Date;
+};
+
 /**
  * How many successful payments a link may take: one for a single-charge (SC) link, its Limit when it has one,
  * no bound otherwise. Checked when an order is made on the link and again, under the link's lock, when a payment

@@ -34,6 +34,13 @@ export type Subscription = {
   endedAt: Date | null;
 };
 
+/** A subscription with what the merchant's lists and its webhooks show beside it: its customer, first order and link. */
+export type SubscriptionRecord = Subscription & {
+  customer: { email: string | null; firstName: string; lastName: string; mobile: string | null };
+  orderReference: string;
+  linkReference: string | null;
+};
+
 /** The events of a subscription, and the states each may start from. */
 export type SubscriptionEventType = 'charged' | 'charge-declined' | 'retries-exhausted' | 'completed' | 'cancelled';
 

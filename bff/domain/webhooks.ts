@@ -78,3 +78,50 @@ export function endpointUrlProblem(url: string, mode: Mode, destinations: Destin
   }
   return null;
 }
+
+/**
+ * How much of the delivery lane one endpoint may take, and when it is left alone: at most `inFlight` attempts at once,
+ * and after `breakerTimeouts` timeouts in a row its deliveries wait `breakerCooldownMs` instead of each waiting out
+ * the timeout (then one probe at a time until an attempt ends other than by timing out).
+ */
+export type EndpointLimits = { inFlight: number; breakerTimeouts: number; breakerCooldownMs: number; timeoutMs: number };
+
+/** One endpoint: one attempt in flight; after five timeouts in a row its deliveries wait five minutes. */
+export const DEFAULT_ENDPOINT_LIMITS: Omit<EndpointLimits, 'timeoutMs'> = { inFlight: 1, breakerTimeouts: 5, breakerCooldownMs: 5 * 60_000 };
+
+/** What the endpoint's recent attempts say about it: its timeouts in a row, and until when its breaker holds it. */
+export type EndpointHealth = { consecutiveTimeouts: number; pausedUntil: Date | null };
+
+/** An attempt may start now, or the delivery waits (its attempts untouched) until `until`, and why. */
+export type Admission = { admit: true } | { admit: false; until: Date; reason: 'breaker-open' | 'endpoint-busy' };
+
+/** A delivery turned away from a busy endpoint comes back after about this long (jittered, so they do not herd). */
+const ENDPOINT_BUSY_WAIT_MS = 1_000;
+
+/**
+ * Whether a delivery's attempt may start now at an endpoint with `inFlight` attempts running. While the breaker is
+ * open every delivery waits for its end; once it ends the breaker is half-open: one attempt probes the endpoint and
+ * the others wait about a timeout for its outcome; otherwise an endpoint at its in-flight limit makes a delivery
+ * wait about a second.
+ */
+export function admitAttempt(health: EndpointHealth, inFlight: number, now: Date, limits: EndpointLimits, random: () => number = Math.random): Admission {
+  if (health.pausedUntil && now.getTime() < health.pausedUntil.getTime()) {
+    return { admit: false, until: new Date(health.pausedUntil.getTime() + Math.floor(random() * ENDPOINT_BUSY_WAIT_MS)), reason: 'breaker-open' };
+  }
+  const halfOpen = health.consecutiveTimeouts >= limits.breakerTimeouts;
+  if (inFlight < (halfOpen ? 1 : limits.inFlight)) return { admit: true };
+  const wait = halfOpen ? limits.timeoutMs : ENDPOINT_BUSY_WAIT_MS;
+  return { admit: false, until: new Date(now.getTime() + wait / 2 + Math.floor(random() * wait)), reason: 'endpoint-busy' };
+}
+
+/**
+ * The endpoint's health after an attempt ended at `now`: a timeout adds to its run of timeouts and, at the limit,
+ * opens the breaker for the cool-down (again after each failed probe); any other ending (an answer, a 2xx above all,
+ * or a connection that failed at once) ends the run and closes the breaker: the endpoint no longer holds attempts.
+ */
+export function healthAfterAttempt(health: EndpointHealth, timedOut: boolean, now: Date, limits: EndpointLimits): EndpointHealth {
+  if (!timedOut) return { consecutiveTimeouts: 0, pausedUntil: null };
+  const consecutiveTimeouts = health.consecutiveTimeouts + 1;
+  const opens = consecutiveTimeouts >= limits.breakerTimeouts;
+  return { consecutiveTimeouts, pausedUntil: opens ? new Date(now.getTime() + limits.breakerCooldownMs) : health.pausedUntil };
+}

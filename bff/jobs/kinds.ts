@@ -21,6 +21,15 @@ export type Job =
   | { kind: 'maintenance.purge-idempotency-keys'; payload: Record<string, never> };
 
 export type JobKind = Job['kind'];
+
+/**
+ * The queue's lanes, each with its own slots in every process: webhook deliveries (which wait on merchants'
+ * servers) in theirs, and everything else (expiries, re-queries, charges, refunds, maintenance: payment state on the
+ * app's clock) in the payments lane, which deliveries cannot fill. The lane follows from the kind in the database
+ * (the `jobs.lane` generated column, migration 017), so every writer of jobs puts a job in its lane.
+ */
+export const LANES = ['payments', 'webhooks'] as const;
+export type Lane = (typeof LANES)[number];
 export type PayloadOf<K extends JobKind> = Extract<Job, { kind: K }>['payload'];
 
 /** What a handler decided: finished; run again later (periodic work, or a condition not met yet); failed, retry. */
@@ -28,7 +37,14 @@ export type JobResult = { outcome: 'done' } | { outcome: 'again'; at: Date } | {
 
 export const done: JobResult = { outcome: 'done' };
 
-export type JobHandlers = { [K in JobKind]: (payload: PayloadOf<K>) => Promise<JobResult> };
+/**
+ * The runner's hold on the job a handler runs: a handler whose own statement must settle the job together with its
+ * work (a delivery that waits, released in the transaction that makes it wait) names it; the runner then finds the
+ * job no longer held and leaves it as the handler did.
+ */
+export type JobClaim = { jobId: number; worker: string };
+
+export type JobHandlers = { [K in JobKind]: (payload: PayloadOf<K>, claim: JobClaim) => Promise<JobResult> };
 
 /** The key that makes a job unique while pending (one expiry per attempt, one fan-out per event). */
 export const jobKey = (job: Job): string => [job.kind, ...Object.values(job.payload)].join(':');

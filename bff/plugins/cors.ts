@@ -27,14 +27,16 @@ export default fp(
   async (app) => {
     const apiPaths: RegExp[] = [];
     app.addHook('onRoute', (route) => {
-      if (route.config && 'auth' in route.config && route.config.auth) apiPaths.push(routePattern(route.url));
+      // The dashboard's own calls (`session`) are same-origin only: no other site is ever told it may read them.
+      if (route.config && 'auth' in route.config && route.config.auth && route.config.auth !== 'session') apiPaths.push(routePattern(route.url));
     });
     const isOpen = (request: FastifyRequest): boolean => {
       const path = request.url.split('?')[0]!;
       if (WIDGET_FILES.test(path)) return true;
       // A preflight is answered by CORS's own OPTIONS route: what counts is the route it asks about.
       if (request.method === 'OPTIONS') return apiPaths.some((pattern) => pattern.test(path));
-      return Boolean(request.routeOptions.config.auth);
+      const auth = request.routeOptions.config.auth;
+      return Boolean(auth) && auth !== 'session';
     };
 
     // An OPTIONS request that is not a CORS preflight is an ordinary request for a method nobody serves: it gets

@@ -51,7 +51,7 @@ export default fp<{ masterKey: Buffer }>(
 
     app.addHook('onRoute', (route) => {
       if (route.config?.idempotent && !route.config.auth) {
-        throw new Error(`${String(route.method)} ${route.url}: an idempotent route needs an auth requirement (keys are per merchant and mode)`);
+        throw new Error(`${String(route.method)} ${route.url}: an idempotent route needs an auth requirement (keys are per merchant, mode and caller)`);
       }
     });
 
@@ -64,7 +64,7 @@ export default fp<{ masterKey: Buffer }>(
       const sentPlain = option === true || (option.clear === true && (request.body as { data?: unknown } | undefined)?.data === undefined);
       const payload = sentPlain ? request.body : await request.decryptPayload(option.plain);
       const fingerprint = service.fingerprint({ method: request.method, route: request.routeOptions.url ?? request.url, params: request.params, payload });
-      const scope = { merchantId: caller.merchant.id, mode: caller.mode };
+      const scope = service.scopeOf(caller);
       const claim = await service.claim(scope, key, fingerprint);
       if (claim.kind === 'replay') {
         return reply.code(claim.status).header(REPLAYED_HEADER, 'true').type('application/json; charset=utf-8').send(claim.body);

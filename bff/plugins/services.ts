@@ -4,6 +4,9 @@ import { CustomerLists } from '../services/customer-lists.ts';
 import { EventLists } from '../services/event-lists.ts';
 import { LinkLists } from '../services/link-lists.ts';
 import { SubscriptionLists } from '../services/subscription-lists.ts';
+import { OrderDetails } from '../services/order-details.ts';
+import { Reports } from '../services/reports.ts';
+import { RefundLists } from '../services/refund-lists.ts';
 import { createSecretKey, hkdfSync } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { ClientTokens } from '../crypto/client-tokens.ts';
@@ -27,6 +30,13 @@ import { RefundService } from '../services/refunds.ts';
 import { SubscriptionService } from '../services/subscriptions.ts';
 import { WebhookService } from '../services/webhooks.ts';
 import type { Resolve } from '../security/guarded-agents.ts';
+import { teamServices } from '../services/team-services.ts';
+import type { TeamService } from '../services/team.ts';
+import type { SignIn } from '../services/sign-in.ts';
+import type { AuditLog } from '../services/team-audit.ts';
+import type { TeamSessions } from '../services/team-sessions.ts';
+import { purgeFailures } from '../repositories/team-sessions.ts';
+import { TEAM_LIMITS } from '../domain/team.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -55,6 +65,20 @@ declare module 'fastify' {
     subscriptionLists: SubscriptionLists;
     linkLists: LinkLists;
     eventLists: EventLists;
+    /** One order with everything stored about it (its timeline), and the merchant's notes on it. */
+    orderDetails: OrderDetails;
+    /** The merchant's refunds as lists and exports. */
+    refundLists: RefundLists;
+    /** The merchant's figures over a range (collected, fees, refunds, conversion). */
+    reports: Reports;
+    /** The merchant's team: members, invitations, roles, second factors. */
+    team: TeamService;
+    /** The team's server-side sessions. */
+    teamSessions: TeamSessions;
+    /** Signing in, accepting invitations, resetting passwords. */
+    signIn: SignIn;
+    /** The team's audit log. */
+    audit: AuditLog;
     /** Every durable job kind's handler; the jobs plugin runs them. */
     jobHandlers: JobHandlers;
   }
@@ -81,7 +105,7 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer; resolveHost
       app.storage,
       clock,
       masterKey,
-      { timeoutMs: config.webhookTimeoutMs, destinations: config.webhookDestinations, resolve: resolveHost },
+      { timeoutMs: config.webhookTimeoutMs, destinations: config.webhookDestinations, resolve: resolveHost, endpoints: config.webhookEndpoints },
       app.log,
     );
     // Every event becomes its webhook deliveries in the statement that records it.
@@ -106,10 +130,18 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer; resolveHost
     app.decorate('subscriptions', subscriptions);
     const orderLists = new OrderLists(app.storage);
     app.decorate('orderLists', orderLists);
+    app.decorate('orderDetails', new OrderDetails(app.storage, clock));
+    app.decorate('refundLists', new RefundLists(app.storage));
+    app.decorate('reports', new Reports(app.storage, clock));
     app.decorate('customerLists', new CustomerLists(app.storage, orderLists));
     app.decorate('subscriptionLists', new SubscriptionLists(app.storage));
     app.decorate('linkLists', new LinkLists(app.storage, orderLists));
     app.decorate('eventLists', new EventLists(app.storage));
+    const team = teamServices(app.storage, clock, masterKey, config.publicBaseUrl);
+    app.decorate('team', team.team);
+    app.decorate('teamSessions', team.sessions);
+    app.decorate('signIn', team.signIn);
+    app.decorate('audit', team.audit);
     app.decorate('jobHandlers', {
       ...deadlines.handlers(),
       ...webhooks.handlers(),
@@ -117,6 +149,7 @@ export default fp<{ config: Config; clock: Clock; masterKey: Buffer; resolveHost
       ...subscriptions.handlers(),
       'maintenance.purge-idempotency-keys': async () => {
         await purgeExpiredIdempotencyKeys(app.storage, new Date(clock.now().getTime() - IDEMPOTENCY_WINDOW_MS));
+        await purgeFailures(app.storage, new Date(clock.now().getTime() - TEAM_LIMITS.failureWindowMs));
         return { outcome: 'again', at: new Date(clock.now().getTime() + 3_600_000) };
       },
     });

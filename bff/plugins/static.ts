@@ -50,6 +50,11 @@ export default fp<{ distDir: string; cachePages: boolean; templates?: TemplateSo
     app.get('/embed.js', { schema: { hide: true } }, async (_request, reply) =>
       reply.sendFile('embed.js', distDir),
     );
+    // Where the gateway's WooCommerce plugin loads its inline script (`https://payment-web-sdk.transactpay.ai/v1/checkout`):
+    // the same compatible script, so pointing the plugin here changes only the host.
+    app.get('/v1/checkout', { schema: { hide: true } }, async (_request, reply) =>
+      reply.sendFile('embed.js', distDir),
+    );
     app.decorate('widgetPages', new WidgetPages(templates ?? builtTemplates(distDir, cachePages)));
   },
   { name: 'static' },

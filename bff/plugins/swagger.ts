@@ -157,7 +157,11 @@ export default fp<{ publicBaseUrl: string }>(
         },
         servers: [{ url: publicBaseUrl }],
         components: {
-          securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'api-key' } },
+          securitySchemes: {
+            apiKey: { type: 'apiKey', in: 'header', name: 'api-key' },
+            // `checkout_session` outside production; state-changing calls also send `x-csrf-token`.
+            teamSession: { type: 'apiKey', in: 'cookie', name: '__Host-checkout_session' },
+          },
         },
       },
       transform: documentResponses as never,

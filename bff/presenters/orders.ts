@@ -3,7 +3,7 @@ import { toMajorUnits } from '../../shared/money.ts';
 import { PAYMENT_OPTION_IDS, PAYMENT_OPTIONS } from '../../shared/orders.ts';
 import type { VerifyData } from '../../shared/verify.ts';
 import type { SavedCardRow } from '../repositories/payments.ts';
-import type { OrderStatusData } from '../../shared/payments.ts';
+import type { OrderStatusData, TransactPayStatusResponse } from '../../shared/payments.ts';
 import { formatTimestamp } from '../../shared/timestamps.ts';
 import { currencyId } from '../../shared/currencies.ts';
 import { SYSTEM_USER } from '../../shared/catalogue.ts';
@@ -13,6 +13,7 @@ import type { Merchant } from '../domain/merchant.ts';
 import type { CreatedOrder } from '../services/orders.ts';
 import { paymentOptionsFor } from '../services/orders.ts';
 import { toSubsidiary } from '../services/links.ts';
+import type { PathFamily } from './path-family.ts';
 import type { Order, Payment } from '../domain/order.ts';
 import { isFinal, STATUS_NAMES } from '../domain/lifecycle.ts';
 import type { Refund } from '../domain/refunds.ts';
@@ -57,9 +58,16 @@ export function presentOrderPayment(order: Order, payment: Payment) {
     orderPaymentInstrument: payment.instrument,
     remarks: payment.remarks,
     totalAmount: major(payment.totalMinor, order.currency),
-    fee: major(payment.feeMinor, order.currency),
+    fee: customerFee(payment, order.currency),
   };
 }
+
+/**
+ * `fee` beside an amount is what the customer paid on top of it, whoever bears the rest: the WooCommerce plugin
+ * fulfils when `totalAmountCharged - fee` is the order total, and the Kotlin and Dart apps show `amount + fee` as the
+ * total. The merchant's part is `subsidiaryFee`; the whole fee is `customerFee + subsidiaryFee`.
+ */
+const customerFee = (payment: Payment | undefined, currency: string) => major(payment?.customerFeeMinor ?? 0, currency);
 
 export function presentStatus(order: Order, payment: Payment | undefined, refunds: readonly Refund[]): { isFinal: boolean; requery: boolean; data: OrderStatusData } {
   const statusId = payment?.statusId ?? order.statusId;
@@ -75,7 +83,7 @@ export function presentStatus(order: Order, payment: Payment | undefined, refund
     payment_status: statusId,
     currency_id: wireCurrencyId(currency),
     currency,
-    fee: major(payment?.feeMinor ?? 0, currency),
+    fee: customerFee(payment, currency),
     subsidiary_fee: major(payment?.subsidiaryFeeMinor ?? 0, currency),
     customer_fee: major(payment?.customerFeeMinor ?? 0, currency),
     payment_type: payment ? PAYMENT_OPTIONS[payment.option] : null,
@@ -103,10 +111,73 @@ export function presentStatus(order: Order, payment: Payment | undefined, refund
   return { isFinal: payment ? isFinal(payment.statusId) : false, requery: payment?.responseCode === '91', data };
 }
 
+/** The order status the TransactPay mobile SDKs read at `/payment/order/status` (shared/payments.ts). */
+export function presentTransactPayStatus(order: Order, payments: readonly Payment[]): TransactPayStatusResponse {
+  const payment = representativePayment(payments);
+  const statusId = payment?.statusId ?? order.statusId;
+  const currency = order.currency;
+  return {
+    status: STATUS_NAMES[statusId],
+    statusCode: '00',
+    message: 'Order Status fetched successfully',
+    data: {
+      isFinalStatus: payment ? isFinal(payment.statusId) : false,
+      requeryNeeded: payment?.responseCode === '91',
+      requeryType: payment?.responseCode === '91' ? 'status' : null,
+      orderSummary: {
+        id: order.id,
+        paymentReference: payment?.reference ?? null,
+        orderReference: order.reference,
+        totalChargedAmount: major(payment?.totalMinor ?? order.amountMinor, currency),
+        fee: customerFee(payment, currency),
+        subsidiaryFee: major(payment?.subsidiaryFeeMinor ?? 0, currency),
+        statusId,
+        status: STATUS_NAMES[statusId],
+        paymentType: payment ? PAYMENT_OPTIONS[payment.option] : null,
+        currencyId: wireCurrencyId(currency),
+        currency,
+        paymentResponseCode: payment?.responseCode ?? null,
+        paymentResponseMessage: payment?.responseMessage ?? null,
+        providerResponseDate: stamp(payment?.updatedAt ?? null),
+        datePaymentConfirmed: stamp(payment?.confirmedAt ?? null),
+        dateCreated: formatTimestamp(order.createdAt),
+        narration: order.description ?? '',
+        remarks: payment?.remarks ?? null,
+      },
+      orderPayments: payments.map((each) => ({
+        orderId: order.id,
+        orderPaymentReference: each.reference,
+        paymentOptionId: PAYMENT_OPTION_IDS[each.option],
+        statusId: each.statusId,
+        orderPaymentResponseCode: each.responseCode,
+        orderPaymentResponseMessage: each.responseMessage,
+        orderPaymentInstrument: each.instrument,
+        remarks: each.remarks,
+        // The charge is known to the processor by the payment reference (the sandbox's book is keyed by it).
+        providerReference: each.reference,
+        providerResponseCode: each.rawResponseCode ?? each.responseCode,
+        paymentUrl: each.stage === 'authentication' ? (each.authSession ?? '') : '',
+        externalReference: order.reference,
+        authOption: each.option === 'C' ? order.authOption : null,
+        order: null,
+        id: each.id,
+        dateCreated: formatTimestamp(each.createdAt),
+        dateUpdated: formatTimestamp(each.updatedAt),
+        dateDeleted: null,
+        createdBy: SYSTEM_USER,
+        updatedBy: SYSTEM_USER,
+        deletedBy: null,
+      })),
+    },
+  };
+}
+
 /** The customer as verify shows it: the gateway's members (`customerId`, `emailAddress`, ...) beside the create answer's. */
 function presentVerifiedCustomer(order: Order) {
   const { id, email, firstName, lastName, mobile, country } = order.customer;
-  return { customerId: id, firstName, lastName, emailAddress: email, mobileNumber: mobile, countryShortName: country, email, mobile, country };
+  // A numeric string: the Flutter SDK types it String (an integer throws there), and Jackson reads "12" into the
+  // Java SDK's Integer, so one value satisfies both.
+  return { customerId: String(id), firstName, lastName, emailAddress: email, mobileNumber: mobile, countryShortName: country, email, mobile, country };
 }
 
 /** `MM/YY` as the gateway splits it: two-digit month, two-digit year. */
@@ -149,7 +220,7 @@ export function presentVerify(
     recurringPaymentId: order.subscriptionId,
     recurringPaymentReference: order.subscriptionReference,
     recurringPeriod: order.recurringPeriod,
-    fee: major(payment?.feeMinor ?? 0, currency),
+    fee: customerFee(payment, currency),
     feeRate: payment?.feeRate ?? 0,
     subsidiaryFee: major(payment?.subsidiaryFeeMinor ?? 0, currency),
     customerFee: major(payment?.customerFeeMinor ?? 0, currency),
@@ -200,8 +271,15 @@ export function presentVerify(
   };
 }
 
+/**
+ * The code an option is offered under on each path family: the TransactPay iOS SDK knows bank transfer only as
+ * `BANK-TRANSFER` (its Kotlin and Dart clients send codes of their own and never read the list); the ePayClub
+ * family keeps `bank-transfer`. Pay accepts every spelling on both.
+ */
+const offeredCode = (code: string, family: PathFamily) => (family === 'transactpay' && code === 'bank-transfer' ? 'BANK-TRANSFER' : code);
+
 /** The create-order answer's data (protocol.md 4.2): the order, its merchant and customer, options and saved cards. */
-export function presentCreatedOrder({ order, merchant, link, savedCards, canSaveCard, clientToken }: CreatedOrder): CreateOrderData {
+export function presentCreatedOrder({ order, merchant, link, savedCards, canSaveCard, clientToken }: CreatedOrder, family: PathFamily = 'checkout'): CreateOrderData {
   const quote = computeFee(order.feeRules, 'C', order.currency, order.amountMinor);
   const major = (minor: number) => toMajorUnits(minor, order.currency);
   return {
@@ -210,7 +288,7 @@ export function presentCreatedOrder({ order, merchant, link, savedCards, canSave
       processorReference: order.processorReference,
       orderPaymentReference: null,
       amount: major(order.amountMinor),
-      fee: major(quote.feeMinor),
+      fee: major(quote.customerFeeMinor),
       feeRate: quote.rate,
       statusId: order.statusId,
       status: STATUS_NAMES[order.statusId],
@@ -225,8 +303,8 @@ export function presentCreatedOrder({ order, merchant, link, savedCards, canSave
     },
     subsidiary: toSubsidiary(merchant),
     customer: presentCustomer(order),
-    payment: { code: null, source: null, selectedOption: null, accountNumber: null, bankProviderName: null },
-    otherPaymentOptions: paymentOptionsFor(order.currency, order.frequencyId !== null),
+    payment: { code: null, source: order.createdBy, selectedOption: null, accountNumber: null, bankProviderName: null },
+    otherPaymentOptions: paymentOptionsFor(order.currency, order.frequencyId !== null).map((option) => ({ ...option, code: offeredCode(option.code, family) })),
     savedCards: savedCards.map((card) => ({ token: card.token, brand: card.brand, first6: card.first6, last4: card.last4, expiry: card.expiry })),
     canSaveCard,
     clientToken: clientToken ? { token: clientToken.token, expiresAt: formatTimestamp(clientToken.expiresAt) } : null,

@@ -1,19 +1,25 @@
+import { BANKS } from '../../shared/banks.ts';
 import { toMajorUnits } from '../../shared/money.ts';
 import type { PayOrderData, PayOrderResponse } from '../../shared/payments.ts';
 import { formatTimestamp } from '../../shared/timestamps.ts';
 import { RESPONSE_MESSAGES } from '../domain/lifecycle.ts';
 import type { Order, Payment } from '../domain/order.ts';
+import type { PathFamily } from './path-family.ts';
 import { presentOrderPayment } from './orders.ts';
+
+/** The code of the bank an account was opened at, from the bank list the API serves; '' for a bank not in it. */
+const bankCodeOf = (name: string | null) => BANKS.find((bank) => bank.name === name)?.bankCode ?? '';
 
 const TRANSFER_AWAITED = 'Awaiting bank transfer: send the exact amount to the account shown before it expires.';
 const BEING_CONFIRMED = 'The payment is being confirmed with the processor: check the order status shortly.';
 
 /** The pay answer (protocol.md 4.3): 00 approved, 02 pending (authentication, transfer, or being confirmed), or the decline code. */
-export function presentPayAnswer(order: Order, payment: Payment, merchantName: string): PayOrderResponse {
+export function presentPayAnswer(order: Order, payment: Payment, merchantName: string, family: PathFamily = 'checkout'): PayOrderResponse {
   const major = (minor: number) => toMajorUnits(minor, order.currency);
   const data: PayOrderData = {
     paymentDetail: {
-      redirectUrl: payment.stage === 'authentication' ? payment.authSession : null,
+      // The iOS SDK of the TransactPay family decodes a non-optional string here; the ePayClub family keeps null.
+      redirectUrl: payment.stage === 'authentication' ? payment.authSession : family === 'transactpay' ? '' : null,
       recipientAccount: payment.transferAccount,
       paymentReference: payment.reference,
     },
@@ -23,6 +29,7 @@ export function presentPayAnswer(order: Order, payment: Payment, merchantName: s
             bankAccount: payment.transferAccount,
             accountName: merchantName,
             bankName: payment.transferBank ?? '',
+            bankCode: bankCodeOf(payment.transferBank),
             amount: major(payment.totalMinor),
             amountPaid: major(payment.receivedMinor),
             amountDue: major(Math.max(0, payment.totalMinor - payment.receivedMinor)),

@@ -1,8 +1,11 @@
 import type { Mode } from '../domain/merchant.ts';
 import type { Queryable } from '../storage/storage.ts';
 
-/** Whose key it is: keys are scoped per merchant and mode. */
-export type IdempotencyScope = { merchantId: number; mode: Mode };
+/**
+ * Whose key it is: keys are scoped per merchant, mode and caller (`secret`, or `publishable:` and a digest of the
+ * caller's grants), so a browser and the merchant's server never share a key.
+ */
+export type IdempotencyScope = { merchantId: number; mode: Mode; caller: string };
 
 export type IdempotencyRecord = {
   fingerprint: Buffer;
@@ -36,11 +39,11 @@ const toRecord = (row: KeyRow): IdempotencyRecord => ({
 /** Claims a key nobody holds. One statement: of any number of concurrent claims exactly one gets true. */
 export async function insertIdempotencyKey(db: Queryable, scope: IdempotencyScope, key: string, claim: IdempotencyClaim): Promise<boolean> {
   const rows = await db.query(
-    `INSERT INTO idempotency_keys (merchant_id, mode, key, fingerprint, claim_token, lease_until, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (merchant_id, mode, key) DO NOTHING
+    `INSERT INTO idempotency_keys (merchant_id, mode, caller, key, fingerprint, claim_token, lease_until, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (merchant_id, mode, caller, key) DO NOTHING
      RETURNING claim_token`,
-    [scope.merchantId, scope.mode, key, claim.fingerprint, claim.claimToken, claim.leaseUntil, claim.createdAt],
+    [scope.merchantId, scope.mode, scope.caller, key, claim.fingerprint, claim.claimToken, claim.leaseUntil, claim.createdAt],
   );
   return rows.length === 1;
 }
@@ -48,8 +51,8 @@ export async function insertIdempotencyKey(db: Queryable, scope: IdempotencyScop
 export async function findIdempotencyKey(db: Queryable, scope: IdempotencyScope, key: string): Promise<IdempotencyRecord | undefined> {
   const [row] = await db.query<KeyRow>(
     `SELECT fingerprint, claim_token, lease_until, response_status, response_body, created_at
-     FROM idempotency_keys WHERE merchant_id = $1 AND mode = $2 AND key = $3`,
-    [scope.merchantId, scope.mode, key],
+     FROM idempotency_keys WHERE merchant_id = $1 AND mode = $2 AND caller = $3 AND key = $4`,
+    [scope.merchantId, scope.mode, scope.caller, key],
   );
   return row && toRecord(row);
 }
@@ -67,10 +70,10 @@ export async function takeOverIdempotencyKey(
 ): Promise<boolean> {
   const rows = await db.query(
     `UPDATE idempotency_keys
-     SET fingerprint = $5, claim_token = $6, lease_until = $7, created_at = $8, response_status = NULL, response_body = NULL, completed_at = NULL
-     WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND claim_token = $4
+     SET fingerprint = $6, claim_token = $7, lease_until = $8, created_at = $9, response_status = NULL, response_body = NULL, completed_at = NULL
+     WHERE merchant_id = $1 AND mode = $2 AND caller = $3 AND key = $4 AND claim_token = $5
      RETURNING claim_token`,
-    [scope.merchantId, scope.mode, key, expectedToken, claim.fingerprint, claim.claimToken, claim.leaseUntil, claim.createdAt],
+    [scope.merchantId, scope.mode, scope.caller, key, expectedToken, claim.fingerprint, claim.claimToken, claim.leaseUntil, claim.createdAt],
   );
   return rows.length === 1;
 }
@@ -84,10 +87,10 @@ export async function completeIdempotencyKey(
   response: { status: number; body: string; completedAt: Date },
 ): Promise<boolean> {
   const rows = await db.query(
-    `UPDATE idempotency_keys SET response_status = $5, response_body = $6, completed_at = $7
-     WHERE merchant_id = $1 AND mode = $2 AND key = $3 AND claim_token = $4 AND response_status IS NULL
+    `UPDATE idempotency_keys SET response_status = $6, response_body = $7, completed_at = $8
+     WHERE merchant_id = $1 AND mode = $2 AND caller = $3 AND key = $4 AND claim_token = $5 AND response_status IS NULL
      RETURNING claim_token`,
-    [scope.merchantId, scope.mode, key, claimToken, response.status, response.body, response.completedAt],
+    [scope.merchantId, scope.mode, scope.caller, key, claimToken, response.status, response.body, response.completedAt],
   );
   return rows.length === 1;
 }

@@ -25,21 +25,21 @@ export async function enqueueJob(db: Queryable, job: NewJob): Promise<void> {
 }
 
 /**
- * Claims up to `limit` due jobs for `worker` until `leaseUntil`. `FOR UPDATE SKIP LOCKED` lets any number of
- * processes claim at once without waiting on each other or taking the same job; a job whose lease ran out (its
- * process died or stalled) is due again.
+ * Claims up to `limit` due jobs of one lane for `worker` until `leaseUntil`. `FOR UPDATE SKIP LOCKED` lets any number
+ * of processes claim at once without waiting on each other or taking the same job; a job whose lease ran out (its
+ * process died or stalled) is due again. A job's lane follows from its kind (a generated column, migration 017).
  */
-export async function claimDueJobs(db: Queryable, worker: string, now: Date, leaseUntil: Date, limit: number): Promise<JobRow[]> {
+export async function claimDueJobs(db: Queryable, worker: string, lane: string, now: Date, leaseUntil: Date, limit: number): Promise<JobRow[]> {
   return db.query<JobRow>(
     `UPDATE jobs SET locked_by = $1, locked_until = $3, attempts = attempts + 1
       WHERE id IN (
         SELECT id FROM jobs
-         WHERE dead_at IS NULL AND run_at <= $2 AND (locked_until IS NULL OR locked_until <= $2)
+         WHERE lane = $5 AND dead_at IS NULL AND run_at <= $2 AND (locked_until IS NULL OR locked_until <= $2)
          ORDER BY run_at, id
          LIMIT $4
          FOR UPDATE SKIP LOCKED)
       RETURNING id, kind, key, payload, run_at, attempts, locked_by, last_error`,
-    [worker, now, leaseUntil, limit],
+    [worker, now, leaseUntil, limit, lane],
   );
 }
 

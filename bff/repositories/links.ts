@@ -1,29 +1,9 @@
 import type { Mode } from '../domain/merchant.ts';
 import type { Queryable } from '../storage/storage.ts';
 
-export type StoredLink = {
-  id: number;
-  merchantId: number;
-  mode: Mode;
-  reference: string;
-  code: string;
-  name: string;
-  description: string;
-  paymentType: 'SC' | 'MC' | 'SUB';
-  currency: string;
-  authOption: 'AUTH' | 'NOAUTH';
-  amountMinor: number | null;
-  mobile: string | null;
-  backgroundImage: string | null;
-  website: string | null;
-  payerLimit: number;
-  /** A SUB link's plan (null on other links; a SUB link without a frequency bills monthly). */
-  frequencyId: number | null;
-  numberOfPayments: number | null;
-  uses: number;
-  isActive: boolean;
-  createdAt: Date;
-};
+import type { StoredLink } from '../domain/links.ts';
+
+export type { StoredLink };
 
 type LinkRow = {
   id: number; merchant_id: number; mode: Mode; reference: string; code: string; name: string; description: string;

@@ -138,3 +138,13 @@ export async function listOrders(on: Queryable, filter: OrderFilter, limit: numb
   if (after) query = query.where(sql<SqlBool>`(v.created_at, v.order_id) < (${after.createdAt}, ${after.id})`);
   return run(on, query.orderBy('v.created_at', 'desc').orderBy('v.order_id', 'desc').limit(limit)) as Promise<OrderListRow[]>;
 }
+
+/**
+ * The order a merchant's server means by `reference`, as a list row: its own when both its server and a browser made
+ * one under that reference (the secret key's choice in `chooseOrder`, bff/services/orders.ts).
+ */
+export async function findOrderRow(on: Queryable, merchantId: number, mode: Mode, reference: string): Promise<OrderListRow | undefined> {
+  const query = baseQuery({ merchantId, mode }).where('o.reference', '=', reference).orderBy(sql`o.created_by = 'server'`, 'desc').limit(1);
+  const [row] = (await run(on, query)) as OrderListRow[];
+  return row;
+}

@@ -175,6 +175,14 @@ export interface SavedCardsTable {
   created_at: Timestamp;
 }
 
+export interface OrderNotesTable {
+  id: Generated<number>;
+  order_id: number;
+  text: string;
+  author: string | null;
+  created_at: Timestamp;
+}
+
 export interface DomainEventsTable {
   id: string;
   merchant_id: number;
@@ -183,6 +191,15 @@ export interface DomainEventsTable {
   order_id: number | null;
   data: unknown;
   created_at: Timestamp;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  merchant_id: number;
+  mode: Mode;
+  url: string;
+  created_at: Timestamp;
+  disabled_at: Timestamp | null;
 }
 
 export interface WebhookDeliveriesTable {
@@ -221,6 +238,8 @@ export interface Database {
   shoppers: ShoppersTable;
   saved_cards: SavedCardsTable;
   domain_events: DomainEventsTable;
+  order_notes: OrderNotesTable;
+  webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
 }

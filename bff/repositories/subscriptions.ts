@@ -1,5 +1,5 @@
 import type { Mode } from '../domain/merchant.ts';
-import type { Subscription, SubscriptionState } from '../domain/subscription.ts';
+import type { Subscription, SubscriptionRecord, SubscriptionState } from '../domain/subscription.ts';
 import type { Queryable } from '../storage/storage.ts';
 
 type Row = {
@@ -95,11 +95,7 @@ export async function countPaidOrders(db: Queryable, subscriptionId: number): Pr
 }
 
 /** A subscription with what the merchant's list shows beside it: the customer, the first order, the link. */
-export type SubscriptionRecord = Subscription & {
-  customer: { email: string | null; firstName: string; lastName: string; mobile: string | null };
-  orderReference: string;
-  linkReference: string | null;
-};
+export type { SubscriptionRecord };
 
 type RecordRow = Row & { email: string | null; first_name: string; last_name: string; mobile: string | null; order_reference: string; link_reference: string | null };
 

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../domain/events.ts';
+import type { JobClaim } from '../jobs/kinds.ts';
 import type { Mode } from '../domain/merchant.ts';
-import type { DeliveryStatus, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks.ts';
+import type { DeliveryStatus, EndpointHealth, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../domain/webhooks.ts';
 import type { Queryable } from '../storage/storage.ts';
 
 type EndpointRow = {
@@ -120,40 +121,123 @@ export type DeliveryToSend = {
   event: { id: string; type: string; createdAt: Date; data: unknown };
 };
 
-export async function findDeliveryToSend(db: Queryable, id: string): Promise<DeliveryToSend | undefined> {
-  const [row] = await db.query<{
-    status: DeliveryStatus; deliver_until: Date; endpoint_id: string; url: string; disabled_at: Date | null; secret_sealed: Uint8Array;
-    event_id: string; type: string; event_created_at: Date; data: unknown;
-  }>(
-    `SELECT d.status, d.deliver_until, e.id AS endpoint_id, e.url, e.disabled_at, e.secret_sealed,
-            v.id AS event_id, v.type, v.created_at AS event_created_at, v.data
-       FROM webhook_deliveries d
+type SendRow = {
+  status: DeliveryStatus; deliver_until: Date; endpoint_id: string; url: string; disabled_at: Date | null; secret_sealed: Uint8Array;
+  event_id: string; type: string; event_created_at: Date; data: unknown;
+};
+const SEND_COLUMNS = `d.status, d.deliver_until, e.id AS endpoint_id, e.url, e.disabled_at, e.secret_sealed,
+            v.id AS event_id, v.type, v.created_at AS event_created_at, v.data`;
+const SEND_FROM = `FROM webhook_deliveries d
        JOIN webhook_endpoints e ON e.id = d.endpoint_id
-       JOIN domain_events v ON v.id = d.event_id
-      WHERE d.id = $1`,
+       JOIN domain_events v ON v.id = d.event_id`;
+const toSend = (row: SendRow): DeliveryToSend => ({
+  status: row.status,
+  deliverUntil: row.deliver_until,
+  endpointId: row.endpoint_id,
+  url: row.url,
+  endpointDisabled: row.disabled_at !== null,
+  secretSealed: Buffer.from(row.secret_sealed),
+  event: { id: row.event_id, type: row.type, createdAt: row.event_created_at, data: row.data },
+});
+
+/**
+ * A delivery to send, with its endpoint's health and attempts in flight, the endpoint's row locked until the
+ * transaction ends: attempts of one endpoint start one after another, in any process. An attempt in flight is one of
+ * its pending deliveries' started since `since` and not finished; one started earlier and never finished was cut
+ * short by a process that died. The count is a statement of its own, after the lock: a statement's snapshot is
+ * taken when it starts, so counted in the locking statement it would miss an attempt committed while that waited.
+ */
+export async function lockDeliveryToSend(
+  db: Queryable,
+  id: string,
+  since: Date,
+): Promise<{ delivery: DeliveryToSend; health: EndpointHealth; inFlight: number } | undefined> {
+  const [row] = await db.query<SendRow & { consecutive_timeouts: number; paused_until: Date | null }>(
+    `SELECT ${SEND_COLUMNS}, e.consecutive_timeouts, e.paused_until ${SEND_FROM} WHERE d.id = $1 FOR UPDATE OF e`,
     [id],
   );
   if (!row) return undefined;
-  return {
-    status: row.status,
-    deliverUntil: row.deliver_until,
-    endpointId: row.endpoint_id,
-    url: row.url,
-    endpointDisabled: row.disabled_at !== null,
-    secretSealed: Buffer.from(row.secret_sealed),
-    event: { id: row.event_id, type: row.type, createdAt: row.event_created_at, data: row.data },
-  };
+  const [counted] = await db.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+      WHERE a.finished_at IS NULL AND a.started_at > $2 AND d.endpoint_id = $1 AND d.status = 'pending'`,
+    [row.endpoint_id, since],
+  );
+  return { delivery: toSend(row), health: { consecutiveTimeouts: row.consecutive_timeouts, pausedUntil: row.paused_until }, inFlight: counted!.count };
+}
+
+/** The endpoint's health, its row locked until the transaction ends. */
+export async function lockEndpointHealth(db: Queryable, endpointId: string): Promise<EndpointHealth> {
+  const [row] = await db.query<{ consecutive_timeouts: number; paused_until: Date | null }>(
+    'SELECT consecutive_timeouts, paused_until FROM webhook_endpoints WHERE id = $1 FOR UPDATE',
+    [endpointId],
+  );
+  return { consecutiveTimeouts: row?.consecutive_timeouts ?? 0, pausedUntil: row?.paused_until ?? null };
+}
+
+export async function saveEndpointHealth(db: Queryable, endpointId: string, health: EndpointHealth): Promise<void> {
+  await db.query('UPDATE webhook_endpoints SET consecutive_timeouts = $2, paused_until = $3 WHERE id = $1', [
+    endpointId,
+    health.consecutiveTimeouts,
+    health.pausedUntil,
+  ]);
+}
+
+/**
+ * A pending delivery waits until `at` without an attempt (its endpoint is busy or its breaker open), and so do the
+ * endpoint's other deliveries due by `now` whose jobs no process holds: one statement moves them all, rather than
+ * each being claimed only to be turned away. Its own job is released here too (`claim`, as the runner would after an
+ * `again`), so an attempt ending a moment later finds it free to wake. Their attempts and the jobs' attempt counts
+ * are untouched. Those that wait for a busy endpoint (`forEndpoint`) are brought forward one by one as its attempts
+ * end (`wakeNextWaiting`).
+ */
+export async function deferEndpointDeliveries(
+  db: Queryable,
+  delivery: { id: string; endpointId: string; claim: JobClaim | undefined },
+  wait: { until: Date; forEndpoint: boolean },
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `WITH waiting AS (
+       SELECT id FROM webhook_deliveries WHERE endpoint_id = $2 AND status = 'pending' AND next_attempt_at <= $4 AND id <> $1),
+     moved AS (
+       UPDATE jobs j SET run_at = $3 FROM waiting w
+        WHERE j.key = 'webhook.deliver:' || w.id AND j.dead_at IS NULL AND j.run_at <= $4 AND (j.locked_until IS NULL OR j.locked_until <= $4)
+        RETURNING w.id),
+     released AS (
+       UPDATE jobs SET run_at = $3, locked_by = NULL, locked_until = NULL, attempts = 0 WHERE id = $6 AND locked_by = $7 RETURNING id)
+     UPDATE webhook_deliveries SET next_attempt_at = $3, waits_for_endpoint = $5
+      WHERE status = 'pending' AND (id = $1 OR id IN (SELECT id FROM moved))`,
+    [delivery.id, delivery.endpointId, wait.until, now, wait.forEndpoint, delivery.claim?.jobId ?? null, delivery.claim?.worker ?? null],
+  );
+}
+
+/**
+ * An attempt at the endpoint ended: the delivery that has waited longest for it is due now (its job too, unless a
+ * process holds it), so a healthy endpoint's deliveries follow one another without a gap.
+ */
+export async function wakeNextWaiting(db: Queryable, endpointId: string, now: Date): Promise<void> {
+  await db.query(
+    `WITH next AS (
+       SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' AND waits_for_endpoint AND next_attempt_at > $2
+        ORDER BY next_attempt_at, id LIMIT 1),
+     woken AS (
+       UPDATE jobs j SET run_at = $2 FROM next
+        WHERE j.key = 'webhook.deliver:' || next.id AND j.dead_at IS NULL AND (j.locked_until IS NULL OR j.locked_until <= $2)
+        RETURNING next.id)
+     UPDATE webhook_deliveries SET next_attempt_at = $2 WHERE id IN (SELECT id FROM woken)`,
+    [endpointId, now],
+  );
 }
 
 /** Counts and logs the start of an attempt on a pending delivery; its number, or undefined when it is not pending. */
 export async function startAttempt(db: Queryable, deliveryId: string, now: Date): Promise<number | undefined> {
   const [row] = await db.query<{ attempts: number }>(
-    `UPDATE webhook_deliveries SET attempts = attempts + 1 WHERE id = $1 AND status = 'pending' RETURNING attempts`,
-    [deliveryId],
+    `WITH counted AS (
+       UPDATE webhook_deliveries SET attempts = attempts + 1, waits_for_endpoint = false WHERE id = $1 AND status = 'pending' RETURNING attempts)
+     INSERT INTO webhook_attempts (delivery_id, attempt, started_at) SELECT $1, attempts, $2 FROM counted RETURNING attempt AS attempts`,
+    [deliveryId, now],
   );
-  if (!row) return undefined;
-  await db.query('INSERT INTO webhook_attempts (delivery_id, attempt, started_at) VALUES ($1, $2, $3)', [deliveryId, row.attempts, now]);
-  return row.attempts;
+  return row?.attempts;
 }
 
 export async function finishAttempt(

@@ -13,6 +13,7 @@ import {
   listLinksResponseSchema,
 } from '../../shared/links.ts';
 import { callerOf } from '../plugins/auth.ts';
+import { acceptJsonBodies } from '../json-body.ts';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema };
 const security = [{ apiKey: [] }];
@@ -139,13 +140,7 @@ async function linkStatusRoutes(app: FastifyInstance): Promise<void> {
 
 /** In the calling plugin's scope only: an empty body under `Content-Type: application/json` reads as no body. */
 export function acceptEmptyJson(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('remove', 'remove');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text.trim() === '') return done(null, undefined);
-    return parseJson(request, text, done);
-  });
+  acceptJsonBodies(app, { emptyIsNoBody: true });
 }
 
 export default routes;

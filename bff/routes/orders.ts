@@ -3,13 +3,14 @@ import { z } from 'zod';
 import { encryptedBodySchema } from '../../shared/encrypted.ts';
 import { errorEnvelopeSchema } from '../../shared/envelope.ts';
 import { trackEventPlainSchema, trackEventResponseSchema } from '../../shared/events.ts';
-import { createOrderPlainSchema, createOrderResponseSchema, referencePlainSchema } from '../../shared/orders.ts';
-import { orderStatusResponseSchema } from '../../shared/payments.ts';
+import { createOrderPlainSchema, createOrderResponseSchema, referencePlainSchema, transactPayStatusPlainSchema } from '../../shared/orders.ts';
+import { orderStatusResponseSchema, transactPayStatusResponseSchema } from '../../shared/payments.ts';
 import { resumeOrderResponseSchema } from '../../shared/resume.ts';
 import { verifyRequestSchema, verifyResponseSchema } from '../../shared/verify.ts';
 import { callerOf } from '../plugins/auth.ts';
-import { presentCreatedOrder, presentStatus, presentVerify, representativePayment } from '../presenters/orders.ts';
+import { presentCreatedOrder, presentStatus, presentTransactPayStatus, presentVerify, representativePayment } from '../presenters/orders.ts';
 import { presentPayAnswer } from '../presenters/payments.ts';
+import { pathFamily } from './transactpay-paths.ts';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
 const security = [{ apiKey: [] }];
@@ -32,7 +33,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const plain = await request.decryptPayload(createOrderPlainSchema);
-      return { status: 'success' as const, statusCode: '01' as const, message: 'Created order successfully', data: presentCreatedOrder(await app.orders.create(callerOf(request), plain)) };
+      return { status: 'success' as const, statusCode: '01' as const, message: 'Created order successfully', data: presentCreatedOrder(await app.orders.create(callerOf(request), plain), pathFamily(request)) };
     },
   );
 
@@ -83,6 +84,29 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const { created, latest } = await app.orders.resume(callerOf(request), reference);
       const payment = latest ? presentPayAnswer(created.order, latest, created.merchant.name) : null;
       return { status: 'success' as const, statusCode: '00', message: 'Order resumed', data: { order: presentCreatedOrder(created), payment } };
+    },
+  );
+
+  app.post(
+    '/payment/order/status',
+    {
+      config: { auth: 'any' },
+      schema: {
+        summary: 'Confirm order status (the TransactPay mobile SDKs)',
+        description:
+          `${encrypted(transactPayStatusPlainSchema)}\n\nThe same order as \`/checkout/order/status\`, in the shape the TransactPay deployment's ` +
+          "Kotlin and iOS SDKs read: the top-level `status` is the order's status name (`Successful`, `Failed`, ...), and `data` holds " +
+          '`isFinalStatus`, `orderSummary` and every attempt in `orderPayments`.',
+        tags: ['Orders'],
+        security,
+        body: encryptedBodySchema,
+        response: { 200: transactPayStatusResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { reference } = await request.decryptPayload(transactPayStatusPlainSchema);
+      const found = await app.orders.status(callerOf(request), reference);
+      return presentTransactPayStatus(found.order, found.payments);
     },
   );
 

@@ -15,10 +15,9 @@ import { FAVICON_PATH } from '../pages/html.ts';
 import { localeFrom, type PageLocale } from '../pages/i18n.ts';
 import { linkFormPage, linkHeader, type LinkFormErrors, type LinkFormValues, type PlanView } from '../pages/link-page.ts';
 import { describePlan, nextChargeAt } from '../../shared/plan.ts';
-import { linkAvailability, linkPlan } from '../domain/links.ts';
+import { linkAvailability, linkPlan, type StoredLink } from '../domain/links.ts';
 import type { Merchant } from '../domain/merchant.ts';
 import type { Order } from '../domain/order.ts';
-import type { StoredLink } from '../repositories/links.ts';
 import { presentCreatedOrder } from '../presenters/orders.ts';
 import { acceptHtmlForms } from './html-forms.ts';
 

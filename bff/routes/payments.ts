@@ -5,6 +5,7 @@ import { feePlainSchema, feeResponseSchema } from '../../shared/fees.ts';
 import { payOrderPlainSchema, payOrderResponseSchema } from '../../shared/payments.ts';
 import { callerOf } from '../plugins/auth.ts';
 import { presentPayAnswer } from '../presenters/payments.ts';
+import { pathFamily } from './transactpay-paths.ts';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, 429: errorEnvelopeSchema };
 
@@ -26,7 +27,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const caller = callerOf(request);
       const { order, payment } = await app.payments.pay(caller, await request.decryptPayload(payOrderPlainSchema));
-      return presentPayAnswer(order, payment, caller.merchant.name);
+      return presentPayAnswer(order, payment, caller.merchant.name, pathFamily(request));
     },
   );
 

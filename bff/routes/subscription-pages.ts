@@ -4,7 +4,7 @@ import { describePlan } from '../../shared/plan.ts';
 import { say } from '../pages/authentication.ts';
 import { html, page } from '../pages/html.ts';
 import { localeFrom, type PageLocale } from '../pages/i18n.ts';
-import type { SubscriptionRecord } from '../repositories/subscriptions.ts';
+import type { SubscriptionRecord } from '../domain/subscription.ts';
 import { acceptHtmlForms } from './html-forms.ts';
 
 const tokenQuery = z.object({ token: z.string().max(2048).default('') });

@@ -23,7 +23,8 @@ export function amountInMinorUnits(amount: number, currency: string, field: stri
 export function presentQuote(breakdown: FeeBreakdown, amountMinor: number, currency: string, option: string): FeeQuote {
   const major = (minor: number) => toMajorUnits(minor, currency);
   return {
-    fee: major(breakdown.feeMinor),
+    // What the gateway's clients add to the amount (decisions.md "The fee a client reads"): the customer's part.
+    fee: major(breakdown.customerFeeMinor),
     amount: major(amountMinor),
     subsidiaryFee: major(breakdown.subsidiaryFeeMinor),
     customerFee: major(breakdown.customerFeeMinor),

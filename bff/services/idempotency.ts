@@ -8,6 +8,7 @@ import {
   type IdempotencyClaim,
   type IdempotencyScope,
 } from '../repositories/idempotency.ts';
+import type { Caller } from '../domain/merchant.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { Clock } from './clock.ts';
 
@@ -65,6 +66,20 @@ export class IdempotencyService {
     // Keyed (HMAC), not a bare SHA-256: a card payment's payload holds the card number, and PCI DSS wants any hash
     // over a PAN keyed, or a bare digest could be brute-forced from the BIN and last four.
     this.#fingerprintKey = createSecretKey(Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'checkout idempotency fingerprints', 32)));
+  }
+
+  /**
+   * Whose key space a caller uses within its merchant and mode. The secret key sees everything, so it has one space;
+   * a publishable key is public, so its callers are told apart by their grants (the order of a client token, the
+   * customer of a customer session): a stored answer holds what the grants let its first caller see, and goes only
+   * to a caller holding the same grants. The spaces never meet, so a browser can neither read the answer of the
+   * merchant's server nor take a key the server will use (`refund-<reference>`).
+   */
+  scopeOf(caller: Pick<Caller, 'merchant' | 'mode' | 'kind' | 'orderGrant' | 'shopper'>): IdempotencyScope {
+    const scope = { merchantId: caller.merchant.id, mode: caller.mode };
+    if (caller.kind === 'secret') return { ...scope, caller: 'secret' };
+    const grants = canonicalJson({ order: caller.orderGrant ?? null, shopper: caller.shopper?.id ?? null });
+    return { ...scope, caller: `publishable:${createHmac('sha256', this.#fingerprintKey).update(`grants ${grants}`).digest('base64url')}` };
   }
 
   /** What identifies "the same request": never stored itself, only its keyed digest. */

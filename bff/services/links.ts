@@ -16,7 +16,8 @@ export function toSubsidiary(merchant: Merchant): Subsidiary {
     name: merchant.name,
     country: merchant.country,
     supportEmail: merchant.supportEmail,
-    customization: merchant.customization,
+    // An array always: the gateway's sample and its Java, Dart and iOS models read a list, never null.
+    customization: merchant.customization ?? [],
     logo: merchant.logoUrl,
   };
 }

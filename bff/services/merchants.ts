@@ -3,7 +3,7 @@ import { generateRsaKeyPair, toGatewayKey } from '../crypto/gateway-key.ts';
 import { generateJweKeyPairs } from '../crypto/jwe.ts';
 import { LEGACY_KEY_ALGORITHM } from '../crypto/legacy-rsa.ts';
 import { seal } from '../crypto/sealed.ts';
-import type { Caller, Merchant } from '../domain/merchant.ts';
+import type { KeyCaller, Merchant } from '../domain/merchant.ts';
 import * as merchants from '../repositories/merchants.ts';
 import type { Storage } from '../storage/storage.ts';
 import type { MerchantCache } from './merchant-cache.ts';
@@ -107,7 +107,7 @@ export class MerchantService {
   }
 
   /** Resolves an `api-key` header value; undefined for anything that is not a live key of ours. */
-  async authenticate(key: string): Promise<Caller | undefined> {
+  async authenticate(key: string): Promise<KeyCaller | undefined> {
     const parsed = parseApiKey(key);
     if (!parsed) return undefined;
     const stored = await this.cache.read(`api-key:${parsed.lookup}`, () => merchants.findApiKey(this.storage, parsed.lookup), (found) => found.merchant.id);

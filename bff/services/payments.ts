@@ -134,6 +134,27 @@ export class PaymentService {
   }
 
   /**
+   * Saves the card that paid an order, after the payment (the TransactPay Dart package's `save-card`): for the
+   * customer the order was created for, under the same rule as saving while paying (decisions.md "Customers,
+   * saved cards and order ownership"). The processor's record of the approved charge gives the card's token.
+   */
+  async saveCardOf(caller: Caller, reference: string): Promise<payments.SavedCardRow> {
+    const order = await this.orders.resolve(caller, reference);
+    const shopper = this.vouchedShopper(caller, order, 'Saving a card');
+    const { payments: attempts } = await this.orders.status(caller, reference);
+    const paid = attempts.find((each) => each.statusId === 5 && each.option === 'C');
+    if (!paid || !paid.cardFirst6 || !paid.cardLast4 || !paid.cardExpiry) {
+      throw conflict('This order has no successful card payment whose card could be saved.', 'order_not_paid');
+    }
+    const record = await this.registry.byName(paid.processor)?.lookup(paid.reference);
+    if (record?.kind !== 'approved' || !record.cardToken) throw conflict('The processor keeps no token for the card that paid this order.', 'order_not_paid');
+    const card = { token: record.cardToken, brand: paid.cardBrand ?? 'unknown', first6: paid.cardFirst6, last4: paid.cardLast4, expiry: paid.cardExpiry };
+    await payments.saveCard(this.storage, shopper, card, this.clock.now());
+    // Saved before under another token (the same card paid twice): the stored row is the one to name.
+    return (await payments.listSavedCards(this.storage, shopper)).find((each) => each.first6 === card.first6 && each.last4 === card.last4 && each.expiry === card.expiry) ?? card;
+  }
+
+  /**
    * The customer whose saved cards this call may use or add to: the order's, vouched for by the merchant's server.
    * The merchant's server itself (secret key) may act for it; a browser needs the customer session too, so knowing
    * an order reference or an e-mail address is never enough.

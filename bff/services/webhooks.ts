@@ -7,7 +7,11 @@ import { SIGNATURE_HEADER, signWebhook } from '../../shared/webhooks.ts';
 import { seal, unseal } from '../crypto/sealed.ts';
 import type { Mode } from '../domain/merchant.ts';
 import {
+  admitAttempt,
+  DEFAULT_ENDPOINT_LIMITS,
+  type EndpointLimits,
   endpointUrlProblem,
+  healthAfterAttempt,
   isDelivered,
   MAX_ENABLED_ENDPOINTS,
   nextAttemptAt,
@@ -17,7 +21,7 @@ import {
 } from '../domain/webhooks.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
 import { enqueue, jobContext } from '../jobs/queue.ts';
-import { done, type JobHandlers, type JobResult } from '../jobs/kinds.ts';
+import { done, type JobClaim, type JobHandlers, type JobResult } from '../jobs/kinds.ts';
 import * as repository from '../repositories/webhooks.ts';
 import type { DestinationPolicy } from '../security/destinations.ts';
 import { DestinationRefusedError, guardedAgents, type GuardedAgents, type Resolve } from '../security/guarded-agents.ts';
@@ -35,14 +39,16 @@ export type WebhookSettings = {
   destinations: DestinationPolicy;
   /** How delivery resolves host names (tests: their own answers, so no query leaves the machine). */
   resolve?: Resolve | undefined;
+  /** Attempts one endpoint may have in flight, and its breaker (domain/webhooks.ts); the defaults unless given. */
+  endpoints?: Omit<EndpointLimits, 'timeoutMs'>;
 };
 
 /**
  * What an attempt that got no HTTP answer tells the merchant: a class, never the system's error code or what a
  * refused destination answered, so the delivery log cannot map the server's network (docs/decisions.md,
- * "Webhook destinations"). `cause` (the error code) goes to the operators' log only.
+ * "Webhook destinations"). `cause` (the error code) goes to the operators' log only; `timedOut` feeds the breaker.
  */
-type SendResult = { statusCode: number | null; error: string | null; latencyMs: number | null; cause?: string };
+type SendResult = { statusCode: number | null; error: string | null; latencyMs: number | null; timedOut: boolean; cause?: string };
 
 const REFUSED_DESTINATION = 'The destination is not a public internet address, or its name did not resolve; nothing was sent.';
 const CONNECTION_FAILED = 'The connection failed.';
@@ -51,7 +57,16 @@ const TLS_FAILED = 'The secure connection failed (TLS).';
 const UNRESOLVED_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA']);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
 
+/** An attempt started past its timeout and this margin without finishing was cut short: it is no longer in flight. */
+const IN_FLIGHT_MARGIN_MS = 5_000;
+
 type Logger = { info(object: object, message: string): void };
+
+/** Whether a delivery's attempt started: its number, or the time it waits until, or nothing to send any more. */
+type Start =
+  | { outcome: 'started'; attempt: number; delivery: repository.DeliveryToSend }
+  | { outcome: 'deferred'; until: Date; reason: string; delivery: repository.DeliveryToSend }
+  | { outcome: 'ended' };
 
 const newEndpointId = () => `we_${randomBytes(16).toString('base64url')}`;
 const newDeliveryId = () => `wd_${randomBytes(16).toString('base64url')}`;
@@ -63,6 +78,7 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
  * `webhook.deliver` job sends it, signed, retrying with backoff for 3 days and logging every attempt.
  */
 export class WebhookService {
+  private readonly limits: EndpointLimits;
   /** Every delivery's connections go through these: they refuse a destination the policy does not allow. */
   private readonly agents: GuardedAgents;
 
@@ -73,6 +89,7 @@ export class WebhookService {
     private readonly settings: WebhookSettings,
     private readonly log: Logger = { info: () => {} },
   ) {
+    this.limits = { ...DEFAULT_ENDPOINT_LIMITS, ...settings.endpoints, timeoutMs: settings.timeoutMs };
     this.agents = guardedAgents(settings.destinations, settings.resolve);
   }
 
@@ -146,25 +163,30 @@ export class WebhookService {
   };
 
   handlers(): Pick<JobHandlers, 'webhook.deliver'> {
-    return { 'webhook.deliver': ({ deliveryId }) => this.deliver(deliveryId) };
+    return { 'webhook.deliver': ({ deliveryId }, claim) => this.deliver(deliveryId, claim) };
   }
 
   /**
    * One attempt of a delivery. The attempt is logged before the request goes out, so one cut short by a dying
    * process shows as interrupted; the job's lease (longer than the request's timeout) keeps another process from
-   * sending the same delivery meanwhile, and takes over after it if the process died.
+   * sending the same delivery meanwhile, and takes over after it if the process died. An endpoint at its in-flight
+   * limit, or whose breaker is open, gets no attempt: the delivery waits, its attempts and backoff untouched.
    */
-  async deliver(deliveryId: string): Promise<JobResult> {
-    const delivery = await repository.findDeliveryToSend(this.storage, deliveryId);
-    if (!delivery || delivery.status !== 'pending') return done;
+  async deliver(deliveryId: string, claim?: JobClaim): Promise<JobResult> {
+    const startedAt = this.clock.now();
+    const start = await this.storage.transaction((tx) => this.startAttempt(tx, deliveryId, startedAt, claim));
+    if (start.outcome === 'ended') return done;
+    const { delivery } = start;
     const { event } = delivery;
+    if (start.outcome === 'deferred') {
+      this.log.info({ webhook: { deliveryId, endpointId: delivery.endpointId, eventType: event.type, reason: start.reason } }, 'webhook delivery waits for its endpoint');
+      return { outcome: 'again', at: start.until };
+    }
+    const { attempt } = start;
     const body = JSON.stringify({ id: event.id, type: event.type, createdAt: formatTimestamp(event.createdAt), data: event.data });
     const secret = unseal(this.masterKey, delivery.secretSealed).toString('utf8');
-    const startedAt = this.clock.now();
-    const attempt = await this.storage.transaction((tx) => repository.startAttempt(tx, deliveryId, startedAt));
-    if (attempt === undefined) return done;
     const signature = signWebhook(secret, Math.floor(startedAt.getTime() / 1000), body);
-    const { cause, ...result } = await this.send(delivery.url, body, signature);
+    const { timedOut, cause, ...result } = await this.send(delivery.url, body, signature);
 
     const finishedAt = this.clock.now();
     const delivered = isDelivered(result.statusCode);
@@ -178,6 +200,10 @@ export class WebhookService {
         lastError,
         completedAt: next ? null : finishedAt,
       });
+      const health = healthAfterAttempt(await repository.lockEndpointHealth(tx, delivery.endpointId), timedOut, finishedAt, this.limits);
+      await repository.saveEndpointHealth(tx, delivery.endpointId, health);
+      // The place this attempt held is free: the next delivery waiting for it goes now, unless the breaker opened.
+      if (!health.pausedUntil || health.pausedUntil.getTime() <= finishedAt.getTime()) await repository.wakeNextWaiting(tx, delivery.endpointId, finishedAt);
     });
     // The endpoint's id only: a URL may carry a merchant's token in its query, and bodies hold customer data.
     this.log.info(
@@ -185,6 +211,32 @@ export class WebhookService {
       delivered ? 'webhook delivered' : next ? 'webhook attempt failed; retrying' : 'webhook delivery failed; no retries left',
     );
     return next ? { outcome: 'again', at: next } : done;
+  }
+
+  /**
+   * Starts an attempt if the endpoint admits one. Its row is locked meanwhile, so processes starting attempts to one
+   * endpoint take turns and never exceed its in-flight limit together. A delivery turned away after its 3-day window
+   * ends as failed.
+   */
+  private async startAttempt(tx: Queryable, deliveryId: string, now: Date, claim: JobClaim | undefined): Promise<Start> {
+    const since = new Date(now.getTime() - this.limits.timeoutMs - IN_FLIGHT_MARGIN_MS);
+    const found = await repository.lockDeliveryToSend(tx, deliveryId, since);
+    if (!found || found.delivery.status !== 'pending') return { outcome: 'ended' };
+    const { delivery, health, inFlight } = found;
+    const admission = admitAttempt(health, inFlight, now, this.limits);
+    if (admission.admit) {
+      const attempt = await repository.startAttempt(tx, deliveryId, now);
+      return attempt === undefined ? { outcome: 'ended' } : { outcome: 'started', attempt, delivery };
+    }
+    if (now.getTime() >= delivery.deliverUntil.getTime()) {
+      const lastError = admission.reason === 'breaker-open' ? 'The endpoint kept timing out until the retry window ended.' : 'The endpoint stayed busy until the retry window ended.';
+      await repository.settleDelivery(tx, deliveryId, { status: 'failed', nextAttemptAt: null, lastError, completedAt: now });
+      return { outcome: 'ended' };
+    }
+    const until = new Date(Math.min(admission.until.getTime(), delivery.deliverUntil.getTime()));
+    const wait = { until, forEndpoint: admission.reason === 'endpoint-busy' };
+    await repository.deferEndpointDeliveries(tx, { id: deliveryId, endpointId: delivery.endpointId, claim }, wait, now);
+    return { outcome: 'deferred', until, reason: admission.reason, delivery };
   }
 
   /**
@@ -211,7 +263,7 @@ export class WebhookService {
           signal: AbortSignal.timeout(this.settings.timeoutMs),
         },
         (response) => {
-          resolve({ statusCode: response.statusCode ?? null, error: null, latencyMs: latency() });
+          resolve({ statusCode: response.statusCode ?? null, error: null, latencyMs: latency(), timedOut: false });
           response.destroy();
         },
       );
@@ -224,13 +276,13 @@ export class WebhookService {
     const code = (error as { code?: unknown }).code;
     const cause = typeof code === 'string' ? code : error instanceof Error ? error.name : 'unknown';
     if (error instanceof DestinationRefusedError || UNRESOLVED_CODES.has(cause)) {
-      return { statusCode: null, error: REFUSED_DESTINATION, latencyMs: null, cause: error instanceof DestinationRefusedError ? `refused ${error.reason}` : cause };
+      return { statusCode: null, error: REFUSED_DESTINATION, latencyMs: null, timedOut: false, cause: error instanceof DestinationRefusedError ? `refused ${error.reason}` : cause };
     }
     if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
       const seconds = this.settings.timeoutMs / 1000;
-      return { statusCode: null, error: `No answer within ${seconds} second${seconds === 1 ? '' : 's'}.`, latencyMs, cause: 'timeout' };
+      return { statusCode: null, error: `No answer within ${seconds} second${seconds === 1 ? '' : 's'}.`, latencyMs, timedOut: true, cause: 'timeout' };
     }
-    return { statusCode: null, error: TLS_CODE.test(cause) ? TLS_FAILED : CONNECTION_FAILED, latencyMs, cause };
+    return { statusCode: null, error: TLS_CODE.test(cause) ? TLS_FAILED : CONNECTION_FAILED, latencyMs, timedOut: false, cause };
   }
 
   private async addDelivery(tx: Queryable, endpointId: string, eventId: string, resendOf: string | null, id: string): Promise<void> {
@@ -251,3 +303,5 @@ export class WebhookService {
     return endpoint;
   }
 }
+
+/** The request's own timeout fired: the endpoint held the request without answering. */

@@ -7,11 +7,15 @@ const migrationsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'm
 
 export type Migration = { version: number; name: string; sql: string };
 
+/** The migrations in order. Two files with one number would leave one unapplied wherever the other ran first: refused. */
 export function loadMigrations(): Migration[] {
-  return readdirSync(migrationsDir)
+  const migrations = readdirSync(migrationsDir)
     .filter((file) => /^\d{3}_[a-z0-9_]+\.sql$/.test(file))
     .sort()
     .map((file) => ({ version: Number(file.slice(0, 3)), name: file.slice(4, -4), sql: readFileSync(path.join(migrationsDir, file), 'utf8') }));
+  const twice = migrations.filter((migration, index) => index > 0 && migrations[index - 1]!.version === migration.version);
+  if (twice.length > 0) throw new Error(`Two migrations share the number ${twice[0]!.version}: number each one once.`);
+  return migrations;
 }
 
 /**

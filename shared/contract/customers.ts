@@ -85,6 +85,7 @@ export const listCustomers = endpoint({
   method: 'GET',
   path: '/checkout/customers',
   auth: 'secret',
+  permission: 'orders.read',
   summary: 'List customers',
   description:
     'One item per customer (an e-mail, or a mobile number without one) of this merchant and mode, newest customer first (by its first order: ' +
@@ -100,6 +101,7 @@ export const exportCustomers = endpoint({
   method: 'GET',
   path: '/checkout/customers/export',
   auth: 'secret',
+  permission: 'orders.read',
   summary: 'Export customers as CSV',
   description: "Every customer the same filters select, as `text/csv`, streamed. Columns, stable: see the README's \"Finding payments\" section.",
   tags: ['Operations'],
@@ -113,6 +115,7 @@ export const getCustomer = endpoint({
   method: 'GET',
   path: '/checkout/customers/:customerId',
   auth: 'secret',
+  permission: 'orders.read',
   summary: 'A customer, its orders, subscriptions and saved cards',
   description: 'The customer with its newest 25 orders (the next page through the orders list), its subscriptions and its saved cards (brand, last four, expiry).',
   tags: ['Operations'],
@@ -125,6 +128,7 @@ export const revokeCustomerCard = endpoint({
   method: 'DELETE',
   path: '/checkout/customers/:customerId/cards/:cardId',
   auth: 'secret',
+  permission: 'customers.manage',
   summary: "Revoke a customer's saved card",
   description: 'The card is no longer offered at checkout and a payment with its token is refused. Subscriptions keep the card they were started with (cancel them to stop their charges).',
   tags: ['Operations'],

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type { ErrorCode } from '../envelope.ts';
+import type { AuditAction } from './audit-actions.ts';
+import type { Permission } from './permissions.ts';
 
 /**
  * One endpoint of the API as data: what a server registers and what a client calls. Both sides read the same
@@ -7,8 +9,12 @@ import type { ErrorCode } from '../envelope.ts';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/** Who may call: any api-key of the merchant (`any`), only its secret key (`secret`), or nobody signed (`none`). */
-export type EndpointAuth = 'any' | 'secret' | 'none';
+/**
+ * Who may call: any api-key of the merchant (`any`); its secret key or a signed-in team member holding the
+ * endpoint's `permission` (`secret`); only a signed-in team member (`session`: the dashboard's own calls); or
+ * anyone (`none`: sign-in, accepting an invitation).
+ */
+export type EndpointAuth = 'any' | 'secret' | 'session' | 'none';
 
 export type Endpoint<
   Params extends z.ZodType | undefined = z.ZodType | undefined,
@@ -20,6 +26,13 @@ export type Endpoint<
   /** Fastify's path syntax: `/checkout/orders/:reference`. */
   readonly path: string;
   readonly auth: EndpointAuth;
+  /** What a team member's role must allow (`bff/domain/roles.ts`); without it any signed-in member may call. */
+  readonly permission?: Permission;
+  /**
+   * A team member must have proved a second factor within the last minutes (`POST /checkout/team/step-up`), else
+   * `AUTH403` with reason `step_up_required`; the call is then recorded in the audit log as `audit`.
+   */
+  readonly stepUp?: { audit: AuditAction };
   readonly summary: string;
   readonly description: string;
   readonly tags: readonly string[];
@@ -37,6 +50,8 @@ type Definition<P, Q, B, S> = {
   method: HttpMethod;
   path: string;
   auth: EndpointAuth;
+  permission?: Permission;
+  stepUp?: { audit: AuditAction };
   summary: string;
   description: string;
   tags: readonly string[];

@@ -38,6 +38,7 @@ export const listEvents = endpoint({
   method: 'GET',
   path: '/checkout/events',
   auth: 'secret',
+  permission: 'orders.read',
   summary: 'List events',
   description: 'The events of this merchant and mode, newest first, with their deliveries by state. Example: `GET /checkout/events?type=order.successful,payment.failed`.',
   tags: ['Operations'],

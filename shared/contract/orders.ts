@@ -117,6 +117,7 @@ export const listOrders = endpoint({
   method: 'GET',
   path: '/checkout/orders',
   auth: 'secret',
+  permission: 'orders.read',
   summary: 'List and search orders',
   description:
     'The orders of this merchant and mode, newest first, filtered and searched; a page of `limit` (at most 100) and the `nextCursor` of the next page (null on the last). ' +
@@ -131,6 +132,7 @@ export const exportOrders = endpoint({
   method: 'GET',
   path: '/checkout/orders/export',
   auth: 'secret',
+  permission: 'orders.read',
   summary: 'Export orders as CSV',
   description:
     "Every order the same filters select (no `limit`: the whole list), as `text/csv`, streamed newest first. Columns, stable: see the README's \"Finding payments\" section.",

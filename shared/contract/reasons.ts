@@ -23,6 +23,9 @@ export const CONFLICT_REASONS = [
   'webhook_endpoint_limit',
   /** The row moved on between reading and writing it (a race): trying again reads it as it is now. */
   'state_changed',
+  'member_exists',
+  'last_owner',
+  'totp_not_pending',
 ] as const;
 
 export const VALIDATION_REASONS = ['invalid_field', 'invalid_cursor', 'invalid_date_range', 'invalid_body', 'destination_not_public'] as const;
@@ -37,10 +40,35 @@ export const NOT_FOUND_REASONS = [
   'refund_not_found',
   'webhook_endpoint_not_found',
   'webhook_delivery_not_found',
+  'member_not_found',
+  'session_not_found',
+  'passkey_not_found',
 ] as const;
 
-export const ERROR_REASONS = [...CONFLICT_REASONS, ...VALIDATION_REASONS, ...NOT_FOUND_REASONS] as const;
+/**
+ * Sign-in and authorisation of the team (AUTH401, AUTH403 and RATE429 answers). One answer for an unknown e-mail
+ * and a wrong password (`credentials_invalid`), so the answer never tells which accounts exist.
+ */
+export const AUTH_REASONS = [
+  'credentials_invalid',
+  'sign_in_locked',
+  'second_factor_invalid',
+  'session_required',
+  'session_expired',
+  'csrf_token_invalid',
+  'permission_denied',
+  'step_up_required',
+  'second_factor_not_enrolled',
+  'two_factor_required',
+  'token_invalid',
+  'password_rejected',
+  'passkey_invalid',
+  'owner_only',
+] as const;
+
+export const ERROR_REASONS = [...CONFLICT_REASONS, ...VALIDATION_REASONS, ...NOT_FOUND_REASONS, ...AUTH_REASONS] as const;
 export type ConflictReason = (typeof CONFLICT_REASONS)[number];
 export type ValidationReason = (typeof VALIDATION_REASONS)[number];
 export type NotFoundReason = (typeof NOT_FOUND_REASONS)[number];
+export type AuthReason = (typeof AUTH_REASONS)[number];
 export type ErrorReason = (typeof ERROR_REASONS)[number];

@@ -49,6 +49,7 @@ export const listSubscriptions = endpoint({
   method: 'GET',
   path: '/checkout/subscriptions',
   auth: 'secret',
+  permission: 'orders.read',
   summary: 'List subscriptions',
   description:
     'Every subscription of this merchant and mode, newest first (`from`/`to` on when it started), filtered by state, link and customer. ' +
@@ -63,6 +64,7 @@ export const exportSubscriptions = endpoint({
   method: 'GET',
   path: '/checkout/subscriptions/export',
   auth: 'secret',
+  permission: 'orders.read',
   summary: 'Export subscriptions as CSV',
   description: "Every subscription the same filters select, as `text/csv`, streamed newest first. Columns, stable: see the README's \"Finding payments\" section.",
   tags: ['Operations'],

@@ -53,6 +53,37 @@ describe('npm run merchant', () => {
     }
   });
 
+  it("invites a merchant's first owner and prints reset links, each a one-time link the dashboard accepts", async () => {
+    const created = JSON.parse((await merchant('create', '--name', 'Team Stores', '--country', 'NG', '--email', 'support@team.test')).stdout);
+    const { stdout } = await merchant('user', 'invite', '--id', String(created.subsidiaryId), '--email', 'first.owner@team.test', '--role', 'owner');
+    const invited = JSON.parse(stdout);
+    expect(invited).toMatchObject({ subsidiaryId: created.subsidiaryId, email: 'first.owner@team.test', role: 'owner' });
+    expect(invited.acceptUrl).toMatch(/^http:\/\/localhost:8080\/dashboard\/#\/accept\?token=[\w-]{43}$/);
+    const refused = await merchant('user', 'invite', '--id', String(created.subsidiaryId), '--email', 'x@team.test', '--role', 'boss').catch((error) => error);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim()).toBe('--role must be one of owner, admin, developer, support, viewer');
+
+    const tokenOf = (url: string) => new URL(url.replace('#/', '')).searchParams.get('token');
+    let app: FastifyInstance = await startApp(place);
+    try {
+      const accepted = await app.inject({ method: 'POST', url: '/checkout/team/invitations/accept', payload: { token: tokenOf(invited.acceptUrl), password: 'violet-harbour-lantern-42' } });
+      expect(accepted.json().data).toMatchObject({ status: 'signed_in' });
+    } finally {
+      await app.close();
+    }
+    const reset = JSON.parse((await merchant('user', 'reset-password', '--email', 'first.owner@team.test')).stdout);
+    expect(reset.resetUrl).toMatch(/\/dashboard\/#\/reset-password\?token=/);
+    app = await startApp(place);
+    try {
+      const changed = await app.inject({ method: 'POST', url: '/checkout/team/password-reset', payload: { token: tokenOf(reset.resetUrl), password: 'amber-meadow-compass-77' } });
+      expect(changed.statusCode, changed.body).toBe(200);
+      const signIn = await app.inject({ method: 'POST', url: '/checkout/team/sign-in', payload: { email: 'first.owner@team.test', password: 'amber-meadow-compass-77' } });
+      expect(signIn.json().data).toMatchObject({ status: 'signed_in' });
+    } finally {
+      await app.close();
+    }
+  });
+
   it("sets a merchant's logo (https only), which the create-order answer then carries, and clears it", async () => {
     const { stdout } = await merchant('create', '--name', 'Logo Stores', '--country', 'NG', '--email', 'support@logo.test');
     const created = JSON.parse(stdout);

@@ -21,6 +21,13 @@ const ROUTES_BEFORE_THE_CONTRACT = new Set([
   'POST /checkout/webhooks/deliveries/{deliveryId}/resend', 'POST /checkout/3ds/{paymentReference}',
   'PATCH /checkout/links/{id}/status/activate', 'PATCH /checkout/links/{id}/status/disable', 'PATCH /checkout/links/recurringpayment/{id}/cancel',
   'GET /checkout/subscriptions/cancel',
+  // The TransactPay family's own status answer (issue 34): registered the classic way beside its /checkout twin.
+  'POST /payment/order/status',
+  // The Dart package's four further calls (issue 34 item 7), classic routes beside their gateway siblings.
+  'PATCH /checkout/order/save-card', 'POST /checkout/order/card/tokenized/pay', 'GET /checkout/paymentlink/info', 'POST /checkout/paymentlink/get-keys',
+  // The checkout frame's resume on another site (issue 35): an encrypted classic route beside /checkout/order/status,
+  // answering in the gateway's envelope the widget reads, so it is registered the classic way with its siblings.
+  'POST /checkout/order/resume',
 ]);
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');
@@ -33,7 +40,7 @@ describe('the contract and the routes the app registers', () => {
     const document = (await context.app.inject({ method: 'GET', url: '/docs/json' })).json() as Document;
     registered = new Set(
       Object.entries(document.paths)
-        .filter(([path]) => path.startsWith('/checkout/'))
+        .filter(([path]) => path.startsWith('/checkout/') || path.startsWith('/payment/'))
         .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`)),
     );
   });

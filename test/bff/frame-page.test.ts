@@ -181,9 +181,9 @@ describe.each(drivers)('the checkout posted into its frame (%s)', (driver) => {
   });
 });
 
-describe.each(drivers)('the checkout posted into its frame, under the per-key limit (%s)', (driver) => {
+describe.each(drivers)('the checkout posted into its frame, under the publishable key and address limit (%s)', (driver) => {
   const test = useTestApp(driver, {
-    overrides: { PUBLIC_BASE_URL: 'http://127.0.0.1:9999', CHECKOUT_WIDGET_DIR: widgetDir, RATE_LIMIT_PER_KEY: '3', RATE_LIMIT_PER_IP: '1000', RATE_LIMIT_WINDOW_SECONDS: '60' },
+    overrides: { PUBLIC_BASE_URL: 'http://127.0.0.1:9999', CHECKOUT_WIDGET_DIR: widgetDir, RATE_LIMIT_PER_PUBLISHABLE_KEY_IP: '3', RATE_LIMIT_PER_IP: '1000', RATE_LIMIT_WINDOW_SECONDS: '60' },
   });
 
   it('counts the key the form carries as an API request counts its header, and tells the page to wait once over', async () => {

@@ -110,7 +110,7 @@ describe.each(drivers)('payment link management on %s', (driver) => {
 describe.each(drivers)('the TransactPay path family on %s', (driver) => {
   const context = useTestApp(driver);
 
-  it('answers each /payment path as its /checkout twin, and nothing else under /payment', async () => {
+  it('answers each /payment path as its /checkout twin (status in the TransactPay shape), and nothing else under /payment', async () => {
     const app = context.app;
     const keys = await createMerchant(app);
     const client = new CheckoutClient(app, keys);
@@ -120,8 +120,11 @@ describe.each(drivers)('the TransactPay path family on %s', (driver) => {
     expect((await client.post('/payment/order/fee', { amount: 5000, paymentoption: 'C', reference })).json().statusCode).toBe('00');
     expect((await client.post('/payment/order/event/track', { eventname: 'opened', orderreference: reference })).json().statusCode).toBe('00');
     expect((await client.post('/payment/order/pay', { reference, paymentoption: 'C', card: { cardnumber: '5555555555554444', expirymonth: '01', expiryyear: '39', cvv: '123' } })).json().statusCode).toBe('00');
-    const status = await client.post('/payment/order/status', { reference });
-    expect(status.json()).toEqual((await client.status(reference)).json());
+    // Status is the one path whose answer differs: the same order, in the shape the TransactPay mobile SDKs read.
+    const status = (await client.post('/payment/order/status', { reference })).json();
+    const twin = (await client.status(reference)).json();
+    expect(status).toMatchObject({ status: 'Successful', statusCode: '00', data: { isFinalStatus: twin.is_final_status, orderSummary: { statusId: twin.data.payment_status } } });
+    expect(status.data.orderSummary).toMatchObject({ paymentReference: twin.data.payment_reference, orderReference: reference, totalChargedAmount: twin.data.total_charged_amount, fee: twin.data.fee });
     expect((await app.inject({ method: 'POST', url: '/payment/order/verify?trace=1', headers: { 'api-key': keys.secretKey }, payload: { reference } })).json().data.statusId).toBe(5);
     // Verify encrypted as a JWE, with the secret key only; unreadable data gets the one answer for it.
     expect((await client.post('/payment/order/verify', { reference }, keys.secretKey)).json().data.orderReference).toBe(reference);

@@ -52,7 +52,7 @@ describe.each(drivers)('POST /checkout/links/create on %s', (driver) => {
     expect(link.reference).toMatch(/^[A-Za-z0-9_-]{22,}$/);
     expect(link.paymentLinkUrl).toBe(`https://pay.example.test/l/${link.reference}`);
     expect(link.dateCreated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/);
-    expect(body.data.subsidiary).toEqual({ id: keys.subsidiaryId, name: 'Acme Stores', country: 'NG', supportEmail: 'support@store.test', customization: null, logo: null });
+    expect(body.data.subsidiary).toEqual({ id: keys.subsidiaryId, name: 'Acme Stores', country: 'NG', supportEmail: 'support@store.test', customization: [], logo: null });
   });
 
   it('serves the payment page as HTML at the returned URL', async () => {

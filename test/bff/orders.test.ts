@@ -29,7 +29,7 @@ describe.each(drivers)('orders on %s', (driver) => {
     expect(body.data.order).toMatchObject({ reference, amount: 5000, statusId: 1, status: 'Initiated', currency: 'NGN', orderPaymentReference: null, narration: 'Two tickets' });
     expect(body.data.order.processorReference).toMatch(/^CKO[A-Z0-9]{17}$/);
     expect(body.data.customer).toEqual({ email: 'ada@example.test', firstName: 'Ada', lastName: 'Obi', mobile: '+2348012345678', country: 'NG' });
-    expect(body.data.payment).toEqual({ code: null, source: null, selectedOption: null, accountNumber: null, bankProviderName: null });
+    expect(body.data.payment).toEqual({ code: null, source: 'browser', selectedOption: null, accountNumber: null, bankProviderName: null });
     expect(body.data.otherPaymentOptions).toEqual([
       { code: 'C', name: 'Card Payment', currency: 'NGN' },
       { code: 'bank-transfer', name: 'Pay With Bank Transfer', currency: 'NGN' },

@@ -61,7 +61,7 @@ describe.each(drivers)("the gateway's published clients on %s", (driver) => {
       const body = response.json();
       expectWireShape(body, wire.CREATE_ORDER);
       expect(body.data.order.reference).toBe(reference);
-      expect(body.data.payment.source).toBeNull();
+      expect(body.data.payment.source).toBe('browser');
     });
 
     it('creates an order sent with "payment": null', async () => {

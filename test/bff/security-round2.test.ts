@@ -393,14 +393,15 @@ describe('abuse limits (12)', () => {
     expectLimited(await app.inject({ method: 'POST', url: '/checkout/order/verify', remoteAddress: address, headers: { 'api-key': keys.secretKey }, payload: { reference: 'NOPE' } }));
   });
 
-  it('limits one api-key across addresses, leaving other merchants alone', async () => {
+  // A publishable key counts per address (security-round3-limits.test.ts).
+  it('limits one secret key across addresses, leaving other merchants alone', async () => {
     const busy = await createMerchant(app);
     for (let index = 0; index < 5; index += 1) {
-      expect((await app.inject({ method: 'GET', url: '/checkout/frequencies', remoteAddress: from(), headers: { 'api-key': busy.publishableKey } })).statusCode).toBe(200);
+      expect((await app.inject({ method: 'GET', url: '/checkout/frequencies', remoteAddress: from(), headers: { 'api-key': busy.secretKey } })).statusCode).toBe(200);
     }
-    expectLimited(await app.inject({ method: 'GET', url: '/checkout/frequencies', remoteAddress: from(), headers: { 'api-key': busy.publishableKey } }));
+    expectLimited(await app.inject({ method: 'GET', url: '/checkout/frequencies', remoteAddress: from(), headers: { 'api-key': busy.secretKey } }));
     const other = await createMerchant(app);
-    expect((await app.inject({ method: 'GET', url: '/checkout/frequencies', remoteAddress: from(), headers: { 'api-key': other.publishableKey } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/checkout/frequencies', remoteAddress: from(), headers: { 'api-key': other.secretKey } })).statusCode).toBe(200);
   });
 
   it("limits the posts of one payment-link page's form, whoever sends them", async () => {

@@ -151,3 +151,29 @@ describe.runIf(TEST_DATABASE_URL && TEST_REDIS_URL)('npm start with WORKERS=2 on
     for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
   });
 });
+
+describe.runIf(TEST_DATABASE_URL)('a cluster whose primary is killed', () => {
+  const place = newPlace('postgres');
+  afterAll(async () => {
+    await cleanPlace(place);
+  });
+
+  it('ends its workers too, instead of leaving processes nothing restarts', async () => {
+    const server = await startBackendProcess(place, { WORKERS: '2' }, { compiled: true });
+    const primary = server.child.pid!;
+    const workers = readFileSync(`/proc/${primary}/task/${primary}/children`, 'utf8').trim().split(/\s+/).map(Number);
+    expect(workers).toHaveLength(2);
+    server.child.kill('SIGKILL');
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+      } catch {
+        return false;
+      }
+    };
+    const deadline = Date.now() + 40_000;
+    while (workers.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(workers.filter(alive)).toEqual([]);
+  }, 120_000);
+});

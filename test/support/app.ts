@@ -48,7 +48,9 @@ export function testConfig(place: Place, overrides: Record<string, string> = {})
     // Tests send bursts from one address; the abuse limits' own tests set theirs.
     RATE_LIMIT_PER_IP: '1000000',
     RATE_LIMIT_PER_KEY: '1000000',
+    RATE_LIMIT_PER_PUBLISHABLE_KEY_IP: '1000000',
     RATE_LIMIT_PER_LINK: '1000000',
+    RATE_LIMIT_PER_LINK_IP: '1000000',
     RATE_LIMIT_FAILURES_PER_IP: '1000000',
     // Test webhook receivers listen on 127.0.0.1 (support/webhook-receiver.ts); the destination tests turn it off.
     WEBHOOK_ALLOW_PRIVATE_DESTINATIONS: '1',

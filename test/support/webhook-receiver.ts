@@ -11,6 +11,9 @@ export type Answer = number | 'hold';
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
+  /** The most requests each path had open at once (received and not yet answered or abandoned by the sender). */
+  readonly mostOpen = new Map<string, number>();
+  private readonly open = new Map<string, number>();
   private server: Server | undefined;
   private waiters: (() => void)[] = [];
 
@@ -18,10 +21,15 @@ export class WebhookReceiver {
 
   async start(): Promise<this> {
     this.server = createServer((request, response) => {
+      const path = request.url ?? '/';
+      const opened = (this.open.get(path) ?? 0) + 1;
+      this.open.set(path, opened);
+      this.mostOpen.set(path, Math.max(this.mostOpen.get(path) ?? 0, opened));
+      response.on('close', () => this.open.set(path, (this.open.get(path) ?? 1) - 1));
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        const received = { path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const received = { path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
         const index = this.received.push(received) - 1;
         for (const wake of this.waiters.splice(0)) wake();
         const answer = this.answer(index, received);

@@ -7,7 +7,7 @@ import type { WireShape } from './wire-types.ts';
  */
 const envelope = { status: 'str', statusCode: 'str', message: 'str' } as const;
 
-export const SUBSIDIARY: WireShape = { id: 'int', name: 'str', country: 'str', supportEmail: 'str', customization: 'any', logo: 'str?' };
+export const SUBSIDIARY: WireShape = { id: 'int', name: 'str', country: 'str', supportEmail: 'str', customization: ['any'], logo: 'str?' };
 
 export const PAYMENT_LINK: WireShape = {
   id: 'int', name: 'str', paymentType: 'str', logo: 'str?', amount: 'num?', dateCreated: 'str', reference: 'str', createdBy: 'str',
@@ -51,7 +51,7 @@ export const CREATE_ORDER: WireShape = {
     },
     subsidiary: SUBSIDIARY,
     customer: { email: 'str?', firstName: 'str', lastName: 'str', mobile: 'str?', country: 'str?' },
-    payment: { code: 'str?', source: 'str?', selectedOption: 'str?', accountNumber: 'str?', bankProviderName: 'str?' },
+    payment: { code: 'str?', source: 'str', selectedOption: 'str?', accountNumber: 'str?', bankProviderName: 'str?' },
     otherPaymentOptions: [{ code: 'str', name: 'str', currency: 'str' }],
     savedCards: [{ token: 'str', brand: 'str', first6: 'str', last4: 'str', expiry: 'str' }],
     canSaveCard: 'bool',
@@ -74,7 +74,7 @@ export const PAY: WireShape = {
   ...envelope,
   data: {
     paymentDetail: { redirectUrl: 'str?', recipientAccount: 'str?', paymentReference: 'str' },
-    bankTransferDetails: { nullable: { bankAccount: 'str', accountName: 'str', bankName: 'str', amount: 'num', amountPaid: 'num', amountDue: 'num', expiresAt: 'str' } },
+    bankTransferDetails: { nullable: { bankAccount: 'str', accountName: 'str', bankName: 'str', bankCode: 'str', amount: 'num', amountPaid: 'num', amountDue: 'num', expiresAt: 'str' } },
     orderPayment,
   },
 };
@@ -88,6 +88,26 @@ export const STATUS: WireShape = {
     date_payment_confirmed: 'str?', narration: 'str?', remarks: 'str?', parent_transaction_id: 'int?', id: 'int', created_by: 'int',
     updated_by: 'int', deleted_by: 'int?', date_created: 'str', date_updated: 'str?', date_deleted: 'str?', amount_due: 'num',
     amount_received: 'num', excess_amount: 'num', transfer_expires_at: 'str?', amount_refunded: 'num',
+  },
+};
+
+/** `/payment/order/status`: the TransactPay shape its Kotlin and iOS SDKs read. */
+export const TRANSACTPAY_STATUS: WireShape = {
+  ...envelope,
+  data: {
+    isFinalStatus: 'bool', requeryNeeded: 'bool', requeryType: 'str?',
+    orderSummary: {
+      id: 'int', paymentReference: 'str?', orderReference: 'str', totalChargedAmount: 'num', fee: 'num', subsidiaryFee: 'num', statusId: 'int', status: 'str',
+      paymentType: 'str?', currencyId: 'int', currency: 'str', paymentResponseCode: 'str?', paymentResponseMessage: 'str?', providerResponseDate: 'str?',
+      datePaymentConfirmed: 'str?', dateCreated: 'str', narration: 'str', remarks: 'str?',
+    },
+    orderPayments: [
+      {
+        orderId: 'int', orderPaymentReference: 'str', paymentOptionId: 'int', statusId: 'int', orderPaymentResponseCode: 'str', orderPaymentResponseMessage: 'str',
+        orderPaymentInstrument: 'str?', remarks: 'str', providerReference: 'str', providerResponseCode: 'str', paymentUrl: 'str', externalReference: 'str',
+        authOption: 'str?', order: 'str?', id: 'int?', dateCreated: 'str?', dateUpdated: 'str?', dateDeleted: 'str?', createdBy: 'int?', updatedBy: 'int?', deletedBy: 'int?',
+      },
+    ],
   },
 };
 
@@ -118,7 +138,7 @@ export const VERIFY: WireShape = {
       },
     ],
     customer: {
-      customerId: 'int', firstName: 'str', lastName: 'str', emailAddress: 'str?', mobileNumber: 'str?', countryShortName: 'str?', email: 'str?',
+      customerId: 'str', firstName: 'str', lastName: 'str', emailAddress: 'str?', mobileNumber: 'str?', countryShortName: 'str?', email: 'str?',
       mobile: 'str?', country: 'str?',
     },
     cardDetails: [

@@ -330,7 +330,7 @@ async function main(): Promise<void> {
     },
     // A merchant's branding: brand colour, radius, font and compact density from its attributes, its logo from its record.
     branded: async (variant) => {
-      const order = orderData({ subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: null, logo: 'https://cdn.kola.test/logo.svg' } });
+      const order = orderData({ subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: [], logo: 'https://cdn.kola.test/logo.svg' } });
       const page = await open(variant, { '/checkout/order/create': [{ body: createOrderAnswer(order) }] }, { 'brand-color': '#0a7c59', radius: '6', font: 'serif', density: 'compact' });
       await choose(page, variant, 'card');
       await page.getByRole('button', { name: label(variant, 'Continue with card', 'Continuer avec la carte') }).click();

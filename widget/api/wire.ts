@@ -36,7 +36,7 @@ const subsidiary = v.object({
   name: text,
   country: v.pipe(text, v.length(2)),
   supportEmail: text,
-  customization: v.nullable(v.array(v.record(v.string(), v.unknown()))),
+  customization: v.array(v.record(v.string(), v.unknown())),
   logo: v.nullable(text),
 });
 
@@ -65,7 +65,7 @@ export const createOrderData = v.object({
   customer: v.object({ email: nullableText, firstName: text, lastName: text, mobile: nullableText, country: nullableText }),
   payment: v.object({
     code: nullableText,
-    source: nullableText,
+    source: text,
     selectedOption: nullableText,
     accountNumber: nullableText,
     bankProviderName: nullableText,
@@ -107,6 +107,7 @@ export const bankTransferDetails = v.object({
   bankAccount: text,
   accountName: text,
   bankName: text,
+  bankCode: text,
   amount: v.number(),
   amountPaid: v.number(),
   amountDue: v.number(),

@@ -1109,7 +1109,7 @@ describe('ck-checkout', () => {
   });
 
   it("shows the merchant's logo from the order (https only) instead of its initials", async () => {
-    stub.answer('/checkout/order/create', { body: createOrderAnswer(orderData({ subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: null, logo: 'https://cdn.kola.test/logo.png' } })) });
+    stub.answer('/checkout/order/create', { body: createOrderAnswer(orderData({ subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: [], logo: 'https://cdn.kola.test/logo.png' } })) });
     await mount();
     await view('options');
     const logo = deepQuery(root(), '[part=logo]')!;
@@ -1118,7 +1118,7 @@ describe('ck-checkout', () => {
     checkout.remove();
     sessionStorage.clear();
 
-    stub.answer('/checkout/order/create', { body: createOrderAnswer(orderData({ subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: null, logo: 'http://cdn.kola.test/logo.png' } })) });
+    stub.answer('/checkout/order/create', { body: createOrderAnswer(orderData({ subsidiary: { id: 7, name: 'Kola Books', country: 'NG', supportEmail: 'help@kola.test', customization: [], logo: 'http://cdn.kola.test/logo.png' } })) });
     await mount();
     await view('options');
     expect(deepQuery(root(), '[part=logo]')!.textContent).to.equal('KB');
