@@ -1,6 +1,6 @@
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chooseMethod, launchBrowser, logEntry, modalCheckout, newPage, openDemo, payByCard, screenshot } from './support/browser.ts';
+import { chooseMethod, clickOnPage, launchBrowser, logEntry, modalCheckout, newPage, openDemo, payByCard, screenshot } from './support/browser.ts';
 import { verifyOrder, demoUrl } from './support/server.ts';
 
 const server = inject('server');
@@ -96,7 +96,8 @@ describe('the modal checkout', () => {
   it('opens from the compatibility global, pays, and calls onCompleted then onClose', async () => {
     const { page, problems } = await newPage(browser);
     await openDemo(page, demoUrl(server));
-    await page.getByRole('button', { name: /CheckoutNS\.PaymentCheckout/ }).click();
+    // Below the inline frame, which is of another site: see clickOnPage.
+    await clickOnPage(page.getByRole('button', { name: /CheckoutNS\.PaymentCheckout/ }));
     const checkout = modalCheckout(page);
     await chooseMethod(checkout, 'Card');
     await payByCard(checkout, '5555 5555 5555 4444');

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { checkoutIn, chooseMethod, launchBrowser, logEntry, modalCheckout, newPage, screenshot, settled } from './support/browser.ts';
+import { checkoutIn, chooseMethod, clickOnPage, launchBrowser, logEntry, modalCheckout, newPage, screenshot, settled } from './support/browser.ts';
 import { serveMerchantPage } from './support/merchant-page.ts';
 import { demoUrl } from './support/server.ts';
 
@@ -31,7 +31,8 @@ describe('security in the browser', () => {
     await checkout.getByRole('heading', { name: 'Pay by bank transfer' }).waitFor();
 
     await settled(page.locator('#inline-checkout iframe'));
-    await page.getByRole('button', { name: /Checkout\.open/ }).click();
+    // The button sits below the inline frame, which is of another site: see clickOnPage.
+    await clickOnPage(page.getByRole('button', { name: /Checkout\.open/ }));
     await modalCheckout(page).getByRole('radio', { name: /^Card/ }).waitFor();
     await screenshot(page, 'strict-csp-demo', false);
     await page.keyboard.press('Escape');

@@ -1,6 +1,6 @@
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { checkoutIn, chooseMethod, launchBrowser, logEntry, newPage, screenshot, settled, transferAccount } from './support/browser.ts';
+import { checkoutIn, chooseMethod, clickOnPage, launchBrowser, logEntry, newPage, screenshot, settled, transferAccount } from './support/browser.ts';
 import { sendTransfer, verifyOrder, demoUrl } from './support/server.ts';
 
 const server = inject('server');
@@ -44,7 +44,7 @@ describe('bank transfers in the inline checkout on the demo page', () => {
 
     // A second order on the same page: the checkout in the frame starts over with the new reference.
     await settled(page.locator('#inline-checkout iframe'));
-    await page.getByRole('button', { name: 'Start a new order' }).click();
+    await clickOnPage(page.getByRole('button', { name: 'Start a new order' }));
     await page.locator('#inline-reference').filter({ hasNotText: first.reference }).waitFor();
     const second = await openTransfer(page);
     expect(second.reference).not.toBe(first.reference);
