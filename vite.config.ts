@@ -155,7 +155,7 @@ function minifiedTemplates(root = widgetRoot): Plugin {
     async transform(code, id) {
       if (!id.startsWith(root) || !/\.ts$/.test(id) || !/\b(css|html|svg)`/.test(code)) return undefined;
       // Lit reads an attribute binding with or without quotes; html-minifier-next drops them only where HTML allows.
-      const html = { removeAttributeQuotes: true };
+      const html = { removeAttributeQuotes: true, keepClosingSlash: true };
       return minifyHTMLLiterals(code, { fileName: id, html, ...(code.includes('unsafeCSS') ? { css: false as const } : {}) });
     },
   };

@@ -137,8 +137,8 @@ export default fp<{ publicBaseUrl: string; sessionCookieName: string }>(
       if (requirement === 'secret' && caller.kind !== 'secret') {
         throw forbidden('This operation needs the secret key; a publishable key was sent.');
       }
-      await checkFrameSession(app.frameTokens, request, caller, app.clock.now());
-      request.caller = await withGrants(app.clientTokens, request, caller, app.clock.now());
+      const frameOrigin = await checkFrameSession(app.frameTokens, request, caller, app.clock.now());
+      request.caller = await withGrants(app.clientTokens, request, frameOrigin === undefined ? caller : { ...caller, frameOrigin }, app.clock.now());
       // Answers to authenticated calls carry customer details, card tokens or keys: no cache may keep them.
       reply.header('cache-control', 'no-store');
     });
@@ -156,10 +156,10 @@ export default fp<{ publicBaseUrl: string; sessionCookieName: string }>(
   { name: 'auth', dependencies: ['services', 'cookie'] },
 );
 
-/** A call from the checkout frame: the key must be the one the frame's session was opened for. */
-async function checkFrameSession(tokens: FrameTokens, request: FastifyRequest, caller: KeyCaller, now: Date): Promise<void> {
+/** A call from the checkout frame: the key must be the one the frame's session was opened for. Answers the session's page origin. */
+async function checkFrameSession(tokens: FrameTokens, request: FastifyRequest, caller: KeyCaller, now: Date): Promise<string | undefined> {
   const token = header(request, FRAME_SESSION_HEADER);
-  if (token === undefined) return;
+  if (token === undefined) return undefined;
   const claims = await tokens.verify(token, now);
   if (!claims) throw forbidden('The checkout session is not valid or has expired. Reload the page to start again.');
   if (claims.merchantId !== caller.merchant.id) {
@@ -171,6 +171,7 @@ async function checkFrameSession(tokens: FrameTokens, request: FastifyRequest, c
   if (!isOriginAllowed(claims.origin, caller.merchant, claims.mode)) {
     throw forbidden(`The origin ${claims.origin} is no longer allowed to embed this merchant's checkout.`);
   }
+  return claims.origin;
 }
 
 /** A request header's value; the first one when it was sent more than once. */

@@ -8,7 +8,7 @@ declare module 'fastify' {
      * Replaces the page's Content-Security-Policy: who may frame it, where its forms may go, and the inline scripts
      * (by hash) its template runs.
      */
-    pagePolicy(policy: { frameAncestors?: readonly string[]; formAction?: readonly string[]; scriptHashes?: readonly string[] }): FastifyReply;
+    pagePolicy(policy: { frameAncestors?: readonly string[]; formAction?: readonly string[]; scriptHashes?: readonly string[]; embedsFrom?: string }): FastifyReply;
   }
 }
 

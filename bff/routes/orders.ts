@@ -5,9 +5,11 @@ import { errorEnvelopeSchema } from '../../shared/envelope.ts';
 import { trackEventPlainSchema, trackEventResponseSchema } from '../../shared/events.ts';
 import { createOrderPlainSchema, createOrderResponseSchema, referencePlainSchema, transactPayStatusPlainSchema } from '../../shared/orders.ts';
 import { orderStatusResponseSchema, transactPayStatusResponseSchema } from '../../shared/payments.ts';
+import { resumeOrderResponseSchema } from '../../shared/resume.ts';
 import { verifyRequestSchema, verifyResponseSchema } from '../../shared/verify.ts';
 import { callerOf } from '../plugins/auth.ts';
 import { presentCreatedOrder, presentStatus, presentTransactPayStatus, presentVerify, representativePayment } from '../presenters/orders.ts';
+import { presentPayAnswer } from '../presenters/payments.ts';
 import { pathFamily } from './transactpay-paths.ts';
 
 const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema };
@@ -61,6 +63,27 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         message: 'Order Status fetched successfully',
         data: status.data,
       };
+    },
+  );
+
+  app.post(
+    '/checkout/order/resume',
+    {
+      config: { auth: 'any' },
+      schema: {
+        summary: 'Resume order (the checkout frame, or a client token)',
+        description: `${encrypted(referencePlainSchema)}\n\nThe order as its create answer shows it and its latest payment attempt as its pay answer showed it (the bank's page of a card payment awaiting authentication, a transfer's account), or null. With the publishable key, only from the checkout frame (\`checkout-session\`) or with the order's client token.`,
+        tags: ['Orders'],
+        security,
+        body: encryptedBodySchema,
+        response: { 200: resumeOrderResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { reference } = await request.decryptPayload(referencePlainSchema);
+      const { created, latest } = await app.orders.resume(callerOf(request), reference);
+      const payment = latest ? presentPayAnswer(created.order, latest, created.merchant.name) : null;
+      return { status: 'success' as const, statusCode: '00', message: 'Order resumed', data: { order: presentCreatedOrder(created), payment } };
     },
   );
 

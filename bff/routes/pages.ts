@@ -116,7 +116,12 @@ const routes: FastifyPluginAsyncZod<{ publicBaseUrl: string; demoPage: boolean }
       if (!apiKey) return reply.code(404).send(messagePage('No sandbox merchant', 'Create a merchant with test keys: npm run merchant -- create ...'));
       const demo = await app.widgetPages.render('demo/index.html', { 'api-key': apiKey, 'api-base': publicBaseUrl });
       if (!demo) return reply.code(503).send(messagePage('Demo unavailable', 'The widget has not been built. Run npm run build.'));
-      return reply.pagePolicy({ scriptHashes: demo.scriptHashes }).send(demo.html);
+      // The shop loads embed.js from the checkout's public address, as a merchant's page does: opened under another
+      // name (http://127.0.0.1:port/demo/ when the checkout is http://localhost:port), it embeds the checkout from
+      // another site, which is how every merchant embeds it (and how the end-to-end tests run).
+      const checkout = new URL(publicBaseUrl).origin;
+      const html = demo.html.replace(/(<script\b[^>]*\bsrc=")\/embed\.js"/, (_match, start: string) => `${start}${checkout}/embed.js"`);
+      return reply.pagePolicy({ scriptHashes: demo.scriptHashes, embedsFrom: checkout }).send(html);
     },
   );
 

@@ -17,17 +17,23 @@ export function contentSecurityPolicy(options: {
   formAction?: readonly string[];
   scriptHashes?: readonly string[];
   styleHashes?: readonly string[];
+  /**
+   * The checkout's origin, for a page that embeds it as a merchant's page does (the demo shop opened under another
+   * name than the checkout's): its embed.js, the form posted into the frame, and the frame.
+   */
+  embedsFrom?: string;
 }): string {
   const frameAncestors = options.frameAncestors && options.frameAncestors.length > 0 ? options.frameAncestors.join(' ') : "'none'";
-  const formAction = options.formAction && options.formAction.length > 0 ? options.formAction.join(' ') : "'self'";
+  const embeds = options.embedsFrom ? [options.embedsFrom] : [];
+  const formAction = options.formAction && options.formAction.length > 0 ? [...options.formAction, ...embeds].join(' ') : ["'self'", ...embeds].join(' ');
   return [
     "default-src 'self'",
-    ["script-src 'self'", ...(options.scriptHashes ?? []).map((hash) => `'${hash}'`)].join(' '),
+    ["script-src 'self'", ...embeds, ...(options.scriptHashes ?? []).map((hash) => `'${hash}'`)].join(' '),
     ["style-src 'self'", ...(options.styleHashes ?? []).map((hash) => `'${hash}'`)].join(' '),
     "img-src 'self' data: https:",
     "font-src 'self'",
     "connect-src 'self'",
-    "frame-src 'self'",
+    ["frame-src 'self'", ...embeds].join(' '),
     "object-src 'none'",
     "base-uri 'none'",
     `form-action ${formAction}`,

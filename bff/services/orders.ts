@@ -198,6 +198,20 @@ export class OrderService {
     return found.find((each) => each.order === order)!;
   }
 
+  /**
+   * An order the checkout shows again without having created it in this page (a reload, a reopened modal, the
+   * return from the bank): the create answer of the order and its latest attempt. A browser may ask only from the
+   * checkout frame (its frame session names the merchant, mode and page origin) or with the order's client token:
+   * the answer names the customer, which the bare order status never does.
+   */
+  async resume(caller: Caller, reference: string): Promise<{ created: CreatedOrder; latest: Payment | undefined }> {
+    if (caller.kind !== 'secret' && caller.orderGrant === undefined && caller.frameOrigin === undefined) {
+      throw forbidden("An order is resumed from the checkout's frame, or with the order's client token.");
+    }
+    const { order, payments: attempts } = await this.status(caller, reference);
+    return { created: await this.answer(caller, order, await this.linkOf(order)), latest: attempts.at(-1) };
+  }
+
   async verify(caller: Caller, reference: string): Promise<VerifiedOrder> {
     const { order, payments: all, refunds } = await this.status(caller, reference);
     const link = order.paymentLinkId === null ? undefined : await linkRepository.findLinkById(this.storage, order.merchantId, order.paymentLinkId);

@@ -22,6 +22,9 @@ const ROUTES_BEFORE_THE_CONTRACT = new Set([
   'POST /payment/order/status',
   // The Dart package's four further calls (issue 34 item 7), classic routes beside their gateway siblings.
   'PATCH /checkout/order/save-card', 'POST /checkout/order/card/tokenized/pay', 'GET /checkout/paymentlink/info', 'POST /checkout/paymentlink/get-keys',
+  // The checkout frame's resume on another site (issue 35): an encrypted classic route beside /checkout/order/status,
+  // answering in the gateway's envelope the widget reads, so it is registered the classic way with its siblings.
+  'POST /checkout/order/resume',
 ]);
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z]+)/g, '{$1}');

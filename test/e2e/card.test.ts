@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { authenticate, checkoutIn, chooseMethod, launchBrowser, logEntry, newPage, payByCard, screenshot } from './support/browser.ts';
-import { verifyOrder } from './support/server.ts';
+import { verifyOrder, demoUrl } from './support/server.ts';
 
 const server = inject('server');
 let browser: Browser;
@@ -22,8 +22,8 @@ const merchantInputs = () =>
 describe('card payments in the inline checkout on the demo page', () => {
   it('pays by card with 3-D Secure approved inside the frame; the page hears checkout:success and the secret-key verify says Successful', async () => {
     const { page, problems } = await newPage(browser);
-    const demoUrl = `${server.baseUrl}/demo/`;
-    await page.goto(demoUrl);
+    const shopUrl = demoUrl(server);
+    await page.goto(shopUrl);
     const checkout = checkoutIn(page);
     await logEntry(page, 'checkout:ready', 'inline-checkout').waitFor();
     const reference = (await page.locator('#inline-reference').textContent()) ?? '';
@@ -33,7 +33,7 @@ describe('card payments in the inline checkout on the demo page', () => {
     await payByCard(checkout, '4242 4242 4242 4242');
     // The bank's page opens inside the frame: the merchant's page stays where it is.
     await checkout.getByRole('heading', { name: 'Authenticate your payment' }).waitFor();
-    expect(page.url()).toBe(demoUrl);
+    expect(page.url()).toBe(shopUrl);
     expect(await page.evaluate(merchantInputs)).toBe(0);
     await logEntry(page, 'checkout:pending', 'inline-checkout').waitFor();
     await authenticate(checkout, 'approve');
@@ -54,7 +54,7 @@ describe('card payments in the inline checkout on the demo page', () => {
 
   it("reloading the merchant page while the bank's 3-D Secure page is open resumes and completes the payment", async () => {
     const { page, problems } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/demo/`);
+    await page.goto(demoUrl(server));
     const checkout = checkoutIn(page);
     await logEntry(page, 'checkout:ready', 'inline-checkout').waitFor();
     const reference = (await page.locator('#inline-reference').textContent()) ?? '';
@@ -83,7 +83,7 @@ describe('card payments in the inline checkout on the demo page', () => {
 
   it('reports a failed 3-D Secure as a decline, then pays with another card', async () => {
     const { page, problems } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/demo/`);
+    await page.goto(demoUrl(server));
     const checkout = checkoutIn(page);
     const reference = (await page.locator('#inline-reference').textContent()) ?? '';
     await chooseMethod(checkout, 'Card');

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutIn, chooseMethod, launchBrowser, logEntry, newPage, screenshot, transferAccount } from './support/browser.ts';
-import { sendTransfer, startServer, verifyOrder, type RunningServer } from './support/server.ts';
+import { sendTransfer, startServer, verifyOrder, type RunningServer, demoUrl } from './support/server.ts';
 
 /** A server of its own whose transfer accounts stay open six seconds. */
 let server: RunningServer;
@@ -18,7 +18,7 @@ afterAll(async () => {
 describe('transfer expiry', () => {
   it('shows the expired account when its time runs out with what arrived before, refuses money sent to it, and gives a new account', async () => {
     const { page, problems } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/demo/`);
+    await page.goto(demoUrl(server));
     const checkout = checkoutIn(page);
     const reference = (await page.locator('#inline-reference').textContent()) ?? '';
     await chooseMethod(checkout, 'Bank transfer');

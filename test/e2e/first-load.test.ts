@@ -3,7 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { checkoutIn, launchBrowser, logEntry, newPage } from './support/browser.ts';
-import { serverCall, verifyOrder } from './support/server.ts';
+import { serverCall, verifyOrder, demoUrl } from './support/server.ts';
 
 /**
  * What a phone waits for: the widget's files travel compressed (built once as brotli and gzip, sent as the browser
@@ -39,7 +39,7 @@ describe('the checkout files a browser downloads', () => {
       const url = new URL(response.url());
       if (url.pathname === '/embed.js' || /^\/widget\/.*\.(js|css)$/.test(url.pathname)) encodings.set(url.pathname, response.headers()['content-encoding'] ?? 'identity');
     });
-    await page.goto(`${server.baseUrl}/demo/`);
+    await page.goto(demoUrl(server));
     await logEntry(page, 'checkout:ready', 'inline-checkout').waitFor();
     expect(encodings.get('/embed.js')).toBe('br');
     // The frame's page: its entry module (the API client in it), its stylesheet and the frame bridge.
@@ -79,7 +79,7 @@ describe('the checkout files a browser downloads', () => {
     page.on('response', (response) => {
       if (response.request().method() === 'POST' && new URL(response.url()).pathname === '/checkout/frame') void response.text().then((body) => frameAnswers.push(body));
     });
-    await page.goto(`${server.baseUrl}/demo/`);
+    await page.goto(demoUrl(server));
     await logEntry(page, 'checkout:ready', 'inline-checkout').waitFor();
     const reference = await logEntry(page, 'checkout:ready', 'inline-checkout').getAttribute('data-reference');
     // The checkout in the frame is ready a moment before the page hears it: what it sends from then on is not counted.
@@ -110,7 +110,7 @@ describe('the checkout files a browser downloads', () => {
         void response.text().then((body) => processorReferences.push(JSON.parse(/id="checkout-config">([\s\S]*?)<\/script>/.exec(body)![1]!).order.order.processorReference));
       }
     });
-    await page.goto(`${server.baseUrl}/demo/`);
+    await page.goto(demoUrl(server));
     await logEntry(page, 'checkout:ready', 'inline-checkout').waitFor();
     const reference = await logEntry(page, 'checkout:ready', 'inline-checkout').getAttribute('data-reference');
     await page.reload();

@@ -1,7 +1,7 @@
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chooseMethod, launchBrowser, logEntry, modalCheckout, newPage, openDemo, payByCard, screenshot } from './support/browser.ts';
-import { verifyOrder } from './support/server.ts';
+import { chooseMethod, clickOnPage, launchBrowser, logEntry, modalCheckout, newPage, openDemo, payByCard, screenshot } from './support/browser.ts';
+import { verifyOrder, demoUrl } from './support/server.ts';
 
 const server = inject('server');
 let browser: Browser;
@@ -43,7 +43,7 @@ async function modalFrame(page: Page): Promise<Frame> {
 describe('the modal checkout', () => {
   it('works with the keyboard only: opens from its button, keeps focus inside, closes on Escape and gives focus back', async () => {
     const { page, problems } = await newPage(browser);
-    await openDemo(page, `${server.baseUrl}/demo/`);
+    await openDemo(page, demoUrl(server));
     for (let presses = 0; (await focusPath(page)) !== 'button#open-modal'; presses += 1) {
       if (presses > 40) throw new Error(`Tab never reached the Checkout.open button; focus is on ${await focusPath(page)}`);
       await page.keyboard.press('Tab');
@@ -95,8 +95,9 @@ describe('the modal checkout', () => {
 
   it('opens from the compatibility global, pays, and calls onCompleted then onClose', async () => {
     const { page, problems } = await newPage(browser);
-    await openDemo(page, `${server.baseUrl}/demo/`);
-    await page.getByRole('button', { name: /CheckoutNS\.PaymentCheckout/ }).click();
+    await openDemo(page, demoUrl(server));
+    // Below the inline frame, which is of another site: see clickOnPage.
+    await clickOnPage(page.getByRole('button', { name: /CheckoutNS\.PaymentCheckout/ }));
     const checkout = modalCheckout(page);
     await chooseMethod(checkout, 'Card');
     await payByCard(checkout, '5555 5555 5555 4444');

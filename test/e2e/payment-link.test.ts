@@ -162,7 +162,8 @@ describe('the payment-link page', () => {
   });
 
   it('after a refused form, a wrong 3-D Secure code and the right one, reload and Back through the whole visit never offer to resubmit a form, and the website is visited once', async () => {
-    const link = await createLink({ Website: `${websiteOrigin}/thanks` });
+    // A multi-charge link: Back ends on its form, which still takes payments (a paid single-charge link shows its used-up page).
+    const link = await createLink({ PaymentType: 'MC', Website: `${websiteOrigin}/thanks` });
     const { page, problems } = await newPage(browser, { width: 700, height: 1000 });
     const posts: string[] = [];
     const toWebsite: string[] = [];

@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { checkoutIn, chooseMethod, launchBrowser, logEntry, modalCheckout, newPage, screenshot, settled } from './support/browser.ts';
+import { checkoutIn, chooseMethod, clickOnPage, launchBrowser, logEntry, modalCheckout, newPage, screenshot, settled } from './support/browser.ts';
 import { serveMerchantPage } from './support/merchant-page.ts';
+import { demoUrl } from './support/server.ts';
 
 const server = inject('server');
 let browser: Browser;
@@ -16,7 +17,7 @@ afterAll(async () => {
 describe('security in the browser', () => {
   it('runs the demo page, the checkout frame, its lazy views and the modal under the strict CSP without a single violation', async () => {
     const { page, problems, console: messages } = await newPage(browser);
-    const response = await page.goto(`${server.baseUrl}/demo/`);
+    const response = await page.goto(demoUrl(server));
     const policy = response?.headers()['content-security-policy'] ?? '';
     expect(policy).toContain("script-src 'self'");
     expect(policy).toContain("style-src 'self'");
@@ -30,7 +31,8 @@ describe('security in the browser', () => {
     await checkout.getByRole('heading', { name: 'Pay by bank transfer' }).waitFor();
 
     await settled(page.locator('#inline-checkout iframe'));
-    await page.getByRole('button', { name: /Checkout\.open/ }).click();
+    // The button sits below the inline frame, which is of another site: see clickOnPage.
+    await clickOnPage(page.getByRole('button', { name: /Checkout\.open/ }));
     await modalCheckout(page).getByRole('radio', { name: /^Card/ }).waitFor();
     await screenshot(page, 'strict-csp-demo', false);
     await page.keyboard.press('Escape');

@@ -1,7 +1,7 @@
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { checkoutIn, chooseMethod, launchBrowser, logEntry, newPage, screenshot, settled, transferAccount } from './support/browser.ts';
-import { sendTransfer, verifyOrder } from './support/server.ts';
+import { checkoutIn, chooseMethod, clickOnPage, launchBrowser, logEntry, newPage, screenshot, settled, transferAccount } from './support/browser.ts';
+import { sendTransfer, verifyOrder, demoUrl } from './support/server.ts';
 
 const server = inject('server');
 /** The demo's inline order: NGN 12,500; the transfer fee is the merchant's, so the customer sends exactly that. */
@@ -27,7 +27,7 @@ async function openTransfer(page: Page): Promise<{ checkout: FrameLocator; refer
 describe('bank transfers in the inline checkout on the demo page', () => {
   it('notices an exact transfer within a few seconds without a click, then another order paid short followed by the rest', async () => {
     const { page, problems } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/demo/`);
+    await page.goto(demoUrl(server));
     const first = await openTransfer(page);
     const pending = logEntry(page, 'checkout:pending', 'inline-checkout');
     await pending.waitFor();
@@ -44,7 +44,7 @@ describe('bank transfers in the inline checkout on the demo page', () => {
 
     // A second order on the same page: the checkout in the frame starts over with the new reference.
     await settled(page.locator('#inline-checkout iframe'));
-    await page.getByRole('button', { name: 'Start a new order' }).click();
+    await clickOnPage(page.getByRole('button', { name: 'Start a new order' }));
     await page.locator('#inline-reference').filter({ hasNotText: first.reference }).waitFor();
     const second = await openTransfer(page);
     expect(second.reference).not.toBe(first.reference);
@@ -65,7 +65,7 @@ describe('bank transfers in the inline checkout on the demo page', () => {
 
   it('resumes the same transfer account after the page is reloaded, and completes', async () => {
     const { page, problems } = await newPage(browser);
-    await page.goto(`${server.baseUrl}/demo/`);
+    await page.goto(demoUrl(server));
     const before = await openTransfer(page);
 
     await page.reload();

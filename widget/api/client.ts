@@ -15,12 +15,14 @@ import {
   keysResponse,
   orderStatusResponse,
   payOrderResponse,
+  resumeOrderResponse,
   trackEventResponse,
   type CreateOrderData,
   type FeeQuote,
   type OrderStatusResponse,
   type PayOrderResponse,
   type PublicEncryptionKey,
+  type ResumeOrderData,
 } from './wire.ts';
 
 /**
@@ -126,6 +128,16 @@ export class CheckoutApi {
 
   orderStatus(reference: string, signal?: AbortSignal): Promise<OrderStatusResponse> {
     return this.#postEncrypted('/checkout/order/status', { reference }, orderStatusResponse, { signal });
+  }
+
+  /** The order and its latest payment attempt, from the server: only the frame (its session) or a client token may ask. */
+  resumeOrder(reference: string, signal?: AbortSignal): Promise<ResumeOrderData> {
+    return this.#postEncrypted('/checkout/order/resume', { reference }, resumeOrderResponse, { signal }).then((answer) => answer.data);
+  }
+
+  /** Does the server answer `resumeOrder` for this checkout: from the merchant's frame, or with the order's client token. */
+  get canResume(): boolean {
+    return Boolean(this.options.frameSession || this.options.clientToken);
   }
 
   /** Best effort: the timeline is for the merchant's support staff, never a reason to stop a payment. */

@@ -5,6 +5,7 @@ import type { FeeQuote as SharedFeeQuote } from '../../shared/fees.ts';
 import type { CreateOrderData as SharedCreateOrderData } from '../../shared/orders.ts';
 import type { EncryptionJwk as SharedEncryptionJwk } from '../../shared/keys.ts';
 import type { OrderStatusResponse as SharedOrderStatusResponse, PayOrderData as SharedPayOrderData } from '../../shared/payments.ts';
+import type { ResumeOrderData as SharedResumeOrderData } from '../../shared/resume.ts';
 
 /**
  * The response schemas of shared/ rebuilt with valibot, for the browser only.
@@ -137,6 +138,9 @@ export const payOrderResponse = v.object({
   data: payOrderData,
 });
 
+export const resumeOrderData = v.object({ order: createOrderData, payment: v.nullable(payOrderResponse) });
+export const resumeOrderResponse = v.object({ status: v.literal('success'), statusCode: v.literal('00'), message: text, data: resumeOrderData });
+
 export const orderStatusResponse = v.object({
   is_final_status: v.boolean(),
   requery_needed: v.boolean(),
@@ -212,6 +216,7 @@ export type FeeQuote = v.InferOutput<typeof feeQuote>;
 export type BankTransferDetails = v.InferOutput<typeof bankTransferDetails>;
 export type PayOrderResponse = v.InferOutput<typeof payOrderResponse>;
 export type OrderStatusResponse = v.InferOutput<typeof orderStatusResponse>;
+export type ResumeOrderData = v.InferOutput<typeof resumeOrderData>;
 export type OrderStatus = OrderStatusResponse['data'];
 export type PublicEncryptionKey = v.InferOutput<typeof encryptionJwk>;
 export type SavedCard = CreateOrderData['savedCards'][number];
@@ -225,5 +230,6 @@ export type MirrorChecks = [
   Assert<Same<FeeQuote, SharedFeeQuote>>,
   Assert<Same<v.InferOutput<typeof payOrderData>, SharedPayOrderData>>,
   Assert<Same<OrderStatusResponse, SharedOrderStatusResponse>>,
+  Assert<Same<ResumeOrderData, SharedResumeOrderData>>,
   Assert<Same<PublicEncryptionKey, SharedEncryptionJwk>>,
 ];

@@ -13,6 +13,7 @@ import { orderSummaryStyles } from './order-summary.styles.ts';
  * without items (`itemised` false) has one item of the whole amount, named by the server in its own words: it is
  * not listed; the order's description stands for it. An order that starts a subscription (`frequencyId` and
  * `numberOfPayments`, from a SUB link or the merchant's order) says its plan in the words the link page uses.
+ * The customer the order is billed to is named under its reference.
  */
 @customElement('ck-order-summary')
 export class CkOrderSummary extends CheckoutElement {
@@ -35,6 +36,7 @@ export class CkOrderSummary extends CheckoutElement {
     return html`
       <section aria-label=${this.t('summaryHeading')}>
         <p class="reference">${this.t('orderReference', { reference: summary.reference })}</p>
+        ${this.renderCustomer()}
         ${itemised
           ? html`<ul aria-label=${this.t('items')}>
               ${items.map((item) => html`<li><span class="name">${item.name}</span><span class="amount">${money(item.amount)}</span></li>`)}
@@ -49,6 +51,18 @@ export class CkOrderSummary extends CheckoutElement {
         ${this.renderPlan(money(summary.totalAmount))}
       </section>
     `;
+  }
+
+  /**
+   * Whom the order is for, as the server holds it: an order the merchant's server made (a client token) is paid with
+   * its customer, whatever the page's tag says, so the customer sees whose order they pay.
+   */
+  private renderCustomer() {
+    const customer = this.order?.customer;
+    if (!customer) return nothing;
+    const name = [customer.firstName, customer.lastName].filter(Boolean).join(' ');
+    const who = [name, customer.email].filter(Boolean).join(', ');
+    return who ? html`<p class="reference customer" data-testid="customer">${this.t('billedTo', { customer: who })}</p>` : nothing;
   }
 
   private renderPlan(amount: string) {

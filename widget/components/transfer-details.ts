@@ -160,7 +160,7 @@ export class CkTransferDetails extends CheckoutElement {
   async #copy(label: string, value: string): Promise<void> {
     clearTimeout(this.#copiedTimer);
     try {
-      await navigator.clipboard.writeText(value);
+      await writeToClipboard(value);
       this.copyFailedValue = undefined;
       this.copiedValue = value;
       this.announcement = this.t('copied', { label });
@@ -175,6 +175,34 @@ export class CkTransferDetails extends CheckoutElement {
   #onSent(): void {
     this.#focusWaiting = true;
     this.dispatchEvent(new TransferSentEvent());
+  }
+}
+
+/**
+ * The Clipboard API, else the older copy command on a selection (which the browser allows on the press of a button
+ * where a page that frames the checkout did not grant `clipboard-write`); throws when neither copied.
+ */
+async function writeToClipboard(value: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(value);
+    return;
+  } catch (error) {
+    const field = document.createElement('textarea');
+    field.value = value;
+    field.setAttribute('readonly', '');
+    field.style.position = 'fixed';
+    field.style.opacity = '0';
+    document.body.append(field);
+    let active = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    try {
+      field.focus();
+      field.select();
+      if (!document.execCommand('copy')) throw error;
+    } finally {
+      field.remove();
+      if (active instanceof HTMLElement) active.focus();
+    }
   }
 }
 

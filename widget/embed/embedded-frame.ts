@@ -47,8 +47,10 @@ export class EmbeddedFrame {
     // The form's target: a name of its own, so two checkouts on one page never load into each other's frame.
     this.iframe.name = `checkout-${crypto.getRandomValues(new Uint32Array(2)).join('-')}`;
     this.iframe.title = 'Checkout';
-    // The transfer view's copy buttons write to the clipboard from inside the frame.
-    this.iframe.allow = 'clipboard-write';
+    // The transfer view's copy buttons write to the clipboard from inside the frame. The checkout's origin is named:
+    // `allow`'s default grants the origin of the iframe's `src`, and this frame has none (a form loads it), so a bare
+    // `clipboard-write` would grant this page's origin, not the checkout's, and the copy would be refused.
+    this.iframe.allow = `clipboard-write ${this.#origin}`;
     this.#matchColorScheme();
     window.addEventListener('message', this.#onMessage);
     document.addEventListener('securitypolicyviolation', this.#onPolicyViolation);

@@ -2,7 +2,7 @@ import { Task } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { CreateOrderPlain } from '../../shared/orders.ts';
 import { ApiError, CheckoutApi, type WidgetEventName } from '../api/client.ts';
-import type { BankTransferDetails, CreateOrderData, FeeQuote, OrderStatusResponse } from '../api/wire.ts';
+import type { BankTransferDetails, CreateOrderData, FeeQuote, OrderStatusResponse, ResumeOrderData } from '../api/wire.ts';
 import {
   CheckoutCloseEvent,
   CheckoutErrorEvent,
@@ -376,7 +376,8 @@ export class CheckoutFlow implements ReactiveController {
       if (!host.reference) throw new ApiError('VAL400', 'The reference attribute is missing.');
       const recorded = await loadSession(host.reference);
       signal.throwIfAborted();
-      if (recorded || host.amount === undefined) {
+      // A client token opens the order the merchant's server made, with its details: nothing is created or asked.
+      if (recorded || host.amount === undefined || host.clientToken) {
         return await this.#resume(host.reference, signal);
       }
       // Events about this order carry its reference, also when creating it fails.
@@ -484,6 +485,9 @@ export class CheckoutFlow implements ReactiveController {
     this.waiting = cached?.waiting ?? false;
     this.authUrl = cached?.authUrl;
     this.#returning = returning;
+    // The server holds the order and its payment: a frame on another site has no storage to keep them in.
+    if (this.api!.canResume) this.#adopt(await this.api!.resumeOrder(reference, signal));
+    signal.throwIfAborted();
     if (!this.order) this.order = await this.#recoverOrder(reference, signal);
     const status = await this.api!.orderStatus(reference, signal);
     signal.throwIfAborted();
@@ -504,6 +508,27 @@ export class CheckoutFlow implements ReactiveController {
     if (!final && status.data.payment_status === 2) {
       if (this.view === 'transfer') this.#watchTransfer();
       else if (this.view === 'authenticating' || this.waiting) void this.pollTask.run([reference, 'confirm']);
+    }
+  }
+
+  /**
+   * What the server says of the order and its latest attempt replaces the record: the bank's page of a card payment
+   * awaiting authentication (offered again), the account of an open transfer (shown again, the same one).
+   */
+  #adopt({ order, payment }: ResumeOrderData): void {
+    this.order = order;
+    const latest = payment ? outcomeOf(payment) : undefined;
+    if (latest?.kind === 'transfer') {
+      this.transfer = latest.details;
+      this.option = 'bank-transfer';
+    } else if (latest?.kind === 'authenticate' || latest?.kind === 'confirming') {
+      this.authUrl = latest.kind === 'authenticate' ? latest.redirectUrl : undefined;
+      this.option = 'C';
+    } else if (payment) {
+      // A settled attempt (a declined card, an expired account) still says the method chosen: trying again keeps it.
+      this.option = payment.data.bankTransferDetails ? 'bank-transfer' : 'C';
+    } else if (!this.option && this.optionCount === 1) {
+      this.option = order.otherPaymentOptions[0]!.code;
     }
   }
 

@@ -32,6 +32,10 @@ export function connectToParent(checkout: CkCheckout, parentOrigin: string, pare
     if (event.origin !== parentOrigin || event.source !== parent) return;
     const message = asParentMessage(event.data);
     if (!message) return;
+    // The dialog opens with focus on the iframe element, and a frame of another site (another process) gets none
+    // from it: Tab would then skip the frame and leave the dialog. This document takes focus itself, as a frame of
+    // the page's own site is given it, so the first Tab reaches the first control and the wrap holds from there.
+    if (message.modal && !focusTrap) window.focus();
     applySettings(checkout, message.settings, message.modal);
     if (message.modal) focusTrap ??= import('./focus-trap.ts').then(({ trapFocus }) => trapFocus(document));
     else if (focusTrap) {

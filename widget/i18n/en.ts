@@ -20,6 +20,7 @@ export const en = {
 
   summaryHeading: 'Order summary',
   orderReference: 'Order {reference}',
+  billedTo: 'Billed to {customer}',
   items: 'Items',
   subtotal: 'Subtotal',
   subscriptionPlan: 'Subscription:',

@@ -17,6 +17,7 @@ export const fr: Catalog = {
 
   summaryHeading: 'Récapitulatif de la commande',
   orderReference: 'Commande {reference}',
+  billedTo: 'Facturé à {customer}',
   items: 'Articles',
   subtotal: 'Sous-total',
   subscriptionPlan: 'Abonnement :',

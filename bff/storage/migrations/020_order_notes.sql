@@ -13,8 +13,8 @@ CREATE TABLE order_notes (
 CREATE INDEX order_notes_order ON order_notes (order_id, id);
 
 -- The timeline finds an order's merchant events, and each event's deliveries.
+-- (webhook_deliveries_event is also made by migration 016, which came first: IF NOT EXISTS keeps one.)
 CREATE INDEX domain_events_order ON domain_events (order_id) WHERE order_id IS NOT NULL;
--- Migration 016 made it already: kept for databases that somehow lack it, without failing where it exists.
 CREATE INDEX IF NOT EXISTS webhook_deliveries_event ON webhook_deliveries (event_id);
 
 -- Reports: successful attempts by when they were confirmed.

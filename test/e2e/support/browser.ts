@@ -102,6 +102,19 @@ export async function settled(locator: Locator): Promise<void> {
   }
 }
 
+/**
+ * Clicks a control of the shop's page itself, below or beside a checkout frame. Chromium sends a click over a frame
+ * of another site (another process) by the hit-test regions of the last frame it drew, and Playwright scrolls a
+ * control into view and clicks at once: the click went to where the checkout's frame was before the scroll (the
+ * demo's Checkout.open button, under the inline frame until scrolled). A person never clicks before the page is
+ * drawn after a scroll, so the control is scrolled into view and two frames drawn first.
+ */
+export async function clickOnPage(locator: Locator): Promise<void> {
+  await locator.scrollIntoViewIfNeeded();
+  await locator.page().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await locator.click();
+}
+
 /** test-results/e2e/<name>.png: the whole page, or what the viewport shows (a modal dialog over the page). */
 export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });

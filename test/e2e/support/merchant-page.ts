@@ -5,7 +5,7 @@ import { freePort, type ServerKeys } from './server.ts';
 /**
  * A merchant's own page on an origin the test chooses: embed.js from the checkout's origin with its integrity
  * hash, as the README shows, an inline `<checkout-widget>` with the given attributes and a log of the events it
- * dispatches. The page's script is a file, like any merchant's, and listens before embed.js loads: the widget
+ * dispatches (an attribute given as '' is left off). The page's script is a file, like any merchant's, and listens before embed.js loads: the widget
  * starts as soon as it is parsed, with its key in the markup.
  */
 export async function serveMerchantPage(
@@ -27,7 +27,9 @@ export async function serveMerchantPage(
     'last-name': 'Obi',
     ...attributes,
   };
+  // An attribute given as '' is left off the tag (a page that sets only some of them).
   const markup = Object.entries(settings)
+    .filter(([, value]) => value !== '')
     .map(([name, value]) => `${name}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`)
     .join(' ');
   const page = `<!doctype html>

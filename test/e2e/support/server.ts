@@ -44,10 +44,13 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
  */
 export async function startServer(
   overrides: Record<string, string> = {},
-  { dataDir = newDataDir(), compiled = false, publicHost = '127.0.0.1' }: { dataDir?: string; compiled?: boolean; publicHost?: '127.0.0.1' | 'localhost' } = {},
+  { dataDir = newDataDir(), compiled = false, publicHost = 'localhost' }: { dataDir?: string; compiled?: boolean; publicHost?: '127.0.0.1' | 'localhost' } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
-  // `localhost` for passkeys: a WebAuthn relying party is a domain name, never an IP address.
+  // The checkout's public address is `localhost` by default, and shops are opened on 127.0.0.1 (`demoUrl`,
+  // `startShop`, `serveMerchantPage`): another site to the browser, as every merchant's page is. A checkout framed
+  // from its own site would hide what browsers refuse a cross-site frame (third-party storage, features the page
+  // must delegate). `localhost` is also what passkeys need: a WebAuthn relying party is a domain name, never an IP.
   const baseUrl = `http://${publicHost}:${port}`;
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['DATABASE_URL', 'DATABASE_SCHEMA', 'CHECKOUT_MASTER_KEY', 'NODE_ENV']) delete inherited[name];
@@ -101,6 +104,16 @@ export async function startServer(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The host a shop's page is opened on: another site than the checkout's (`localhost`). */
+export const SHOP_HOST = '127.0.0.1';
+
+/** The demo shop (/demo/) opened on another site than the checkout: it embeds the checkout from `localhost`. */
+export function demoUrl(server: { baseUrl: string }): string {
+  const url = new URL('/demo/', server.baseUrl);
+  url.hostname = SHOP_HOST;
+  return url.href;
 }
 
 export function newDataDir(): string {

@@ -79,12 +79,39 @@ describe('ck-transfer-details', () => {
     await expectAccessible(view);
   });
 
+  it('copies with the copy command when the Clipboard API is refused (a frame the page did not grant clipboard-write)', async () => {
+    await mount();
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async () => Promise.reject(new Error('denied')) } });
+    const copied: string[] = [];
+    const execCommand = document.execCommand;
+    document.execCommand = (command: string) => {
+      if (command === 'copy') copied.push((document.activeElement as HTMLTextAreaElement).value);
+      return command === 'copy';
+    };
+    try {
+      const button = buttonByText(view.shadowRoot!, 'Copy Amount');
+      button.focus();
+      await press('Enter');
+      await waitFor(() => copied.length === 1);
+      expect(text()).not.to.include('Copying failed.');
+      expect(activeElement()).to.equal(button);
+    } finally {
+      document.execCommand = execCommand;
+    }
+  });
+
   it('says under its row when copying failed', async () => {
     await mount();
     Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async () => Promise.reject(new Error('denied')) } });
-    buttonByText(view.shadowRoot!, 'Copy Amount').focus();
-    await press('Enter');
-    await waitFor(() => text().includes('Copying failed.'));
+    const execCommand = document.execCommand;
+    document.execCommand = () => false;
+    try {
+      buttonByText(view.shadowRoot!, 'Copy Amount').focus();
+      await press('Enter');
+      await waitFor(() => text().includes('Copying failed.'));
+    } finally {
+      document.execCommand = execCommand;
+    }
     const row = deepQuery(view.shadowRoot!, '.copy-failed')!.closest('.row')!;
     expect(row.textContent).to.include('Amount');
   });
