@@ -32,11 +32,18 @@ async function linkUrl(): Promise<string> {
 const box = async (locator: Locator) => (await locator.boundingBox())!;
 
 /** What a button and a field look like: the properties a customer sees. */
-const looks = (locator: Locator) =>
-  locator.evaluate((element) => {
+/**
+ * How an element is drawn at rest: the pointer is moved off it (a hover would restyle it) and its transitions are
+ * let finish, since a colour read mid-transition is an interpolated value (serialised as oklab), not the style.
+ */
+const looks = async (locator: Locator) => {
+  await locator.page().mouse.move(0, 0);
+  return locator.evaluate(async (element) => {
+    await Promise.all(element.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
     const style = getComputedStyle(element);
     return { background: style.backgroundColor, color: style.color, radius: style.borderTopLeftRadius, font: style.fontFamily.split(',')[0], height: Math.round(element.getBoundingClientRect().height) };
   });
+};
 
 async function fillForm(page: Page): Promise<void> {
   await page.getByLabel('First name').fill('Chidi');
