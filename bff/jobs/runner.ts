@@ -57,8 +57,21 @@ export class JobRunner {
     return started;
   }
 
-  /** Runs every job due now until none is left and none runs; resolves with how many this runner started meanwhile. */
-  async runDue(): Promise<number> {
+  /**
+   * Runs every job due now until none is left and none runs; resolves with how many this runner started meanwhile.
+   * Calls while one is under way share it: two loops on one runner would each see the other's claim pending and
+   * claim again after it, for ever.
+   */
+  runDue(): Promise<number> {
+    this.draining ??= this.drain().finally(() => {
+      this.draining = undefined;
+    });
+    return this.draining;
+  }
+
+  private draining: Promise<number> | undefined;
+
+  private async drain(): Promise<number> {
     const before = this.started;
     for (;;) {
       const claimed = await this.fill();
