@@ -46,7 +46,6 @@ export function describeError(error: unknown, localizer: Localizer, merchant: st
 /** A refusal's sentence by its reason: the customer learns what happened to this order, not a generic conflict. */
 const CONFLICTS: Partial<Record<ErrorReason, MessageKey>> = {
   order_already_paid: 'errorAlreadyPaid',
-  order_being_paid: 'errorBeingPaid',
   order_reversed: 'errorReversed',
   link_capacity_reached: 'errorLinkUsedUp',
   link_inactive: 'errorLinkInactive',

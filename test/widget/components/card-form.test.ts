@@ -440,8 +440,8 @@ describe('ck-card-form', () => {
 
   it('says what happened to the order by the refusal\'s reason, one sentence each, never one sentence for every conflict', async () => {
     const refusals: [string, string][] = [
-      ['order_already_paid', 'This order has already been paid. Nothing more is due.'],
-      ['link_capacity_reached', 'This payment link has been used up and takes no more payments.'],
+      ['order_already_paid', 'This order has already been paid.'],
+      ['link_capacity_reached', 'This payment link is used up.'],
       ['transfer_partly_received', 'Part of the money has already arrived by bank transfer.'],
       ['transfer_account_expired', 'The account for this bank transfer has expired.'],
     ];
