@@ -23,8 +23,18 @@ const FASTIFY_ERRORS: Record<string, (error: FastifyError) => AppError> = {
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = { 401: 'AUTH401', 403: 'AUTH403', 404: 'NF404', 409: 'CON409', 422: 'IDEM422', 429: 'RATE429' };
 
+/**
+ * SQLSTATE 22021 (character not in repertoire): text the database cannot hold, a NUL (U+0000) in practice, which
+ * JSON, query strings and form posts can all carry. Whichever field brought it, the request is refused as bad input
+ * before anything is stored, never answered as a failure of the service.
+ */
+const UNSTORABLE_TEXT = '22021';
+
 function toAppError(error: FastifyError): AppError | undefined {
   if (isAppError(error)) return error;
+  if ((error as { code?: unknown }).code === UNSTORABLE_TEXT) {
+    return new AppError('VAL400', 'The request contains a character that cannot be stored (U+0000); remove it and try again.', { reason: 'invalid_field' });
+  }
   const known = error.code ? FASTIFY_ERRORS[error.code] : undefined;
   if (known) return known(error);
   const status = error.statusCode;
