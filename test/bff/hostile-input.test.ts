@@ -30,6 +30,18 @@ describe.each(drivers)('hostile input on %s', (driver) => {
     client = new CheckoutClient(app, await createMerchant(app));
   });
 
+  it('refuses a NUL character in a query or a body with VAL400 and stores nothing, wherever it is carried', async () => {
+    const headers = { 'api-key': client.keys.secretKey };
+    const info = await app.inject({ method: 'GET', url: '/checkout/paymentlink/info?reference=%00', headers });
+    expect(info.statusCode).toBe(400);
+    expect(info.json()).toMatchObject({ status: 'failed', statusCode: 'VAL400', reason: 'invalid_field' });
+    const before = await app.inject({ method: 'GET', url: '/checkout/settings', headers });
+    const settings = await app.inject({ method: 'PATCH', url: '/checkout/settings', headers, payload: { Name: '\u0000' } });
+    expect(settings.statusCode).toBeLessThan(500);
+    expect(settings.json()).toMatchObject({ status: 'failed', statusCode: 'VAL400' });
+    expect((await app.inject({ method: 'GET', url: '/checkout/settings', headers })).body).toBe(before.body);
+  });
+
   describe('keys named like Object.prototype members', () => {
     it.each(['toString', 'constructor', 'hasOwnProperty', 'valueOf', '__proto__'])('ignores %s in an encrypted payload, top level or nested', async (key) => {
       const status = await client.post('/checkout/order/status', JSON.parse(`{"reference":"NOPE-1",${JSON.stringify(key)}:1}`));
